@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# zsmalloc_ng / zram_ng: the verbs a user of an out-of-tree module expects.
+# The kernel objects themselves are described in ./Kbuild.
+
+SHELL := /bin/bash
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+
+# KDIR: the running kernel's build tree when there is one, else the newest
+# Debian amd64 headers (the host here runs a non-Debian kernel).
+ifneq ($(KERNELRELEASE),)
+KDIR ?= $(firstword $(wildcard /lib/modules/$(KERNELRELEASE)/build \
+			       /usr/src/linux-headers-$(KERNELRELEASE)))
+endif
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	   $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
+
+DEPMOD ?= /sbin/depmod
+BUILD_LOG := $(TOP)/.cache/build.log
+USER_BUILD := $(TOP)/.cache/user
+
+.PHONY: all modules modules_install clean help style check unit vm-tests \
+	guard-test deps demo bench-compaction soak
+
+all: modules
+
+# Any compiler, objtool or modpost warning fails the build: objtool and
+# modpost only print theirs.
+modules:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
+		{ echo "no kernel build tree: apt-get install linux-headers-amd64 or set KDIR=" >&2; exit 1; }
+	@mkdir -p $(dir $(BUILD_LOG))
+	@set -o pipefail; \
+	$(MAKE) -C $(KDIR) M=$(TOP) modules 2>&1 | tee $(BUILD_LOG); \
+	status=$$?; \
+	if [ $$status -ne 0 ]; then exit $$status; fi; \
+	if grep -qiE 'warning|error' $(BUILD_LOG); then \
+		echo "build: warnings are errors in this project (see above)" >&2; \
+		rm -f $(TOP)/zsmalloc_ng.ko $(TOP)/zram_ng.ko; exit 1; \
+	fi
+
+modules_install: modules
+	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=extra modules_install
+	$(DEPMOD) -a $(or $(KERNELRELEASE),$(notdir $(patsubst %/build,%,$(KDIR))))
+
+# The build guard itself must be tested: a C++ object with a global
+# constructor, a guarded static and a float must be refused.
+guard-test:
+	@$(TOP)/scripts/guard-test $(KDIR)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -rf $(USER_BUILD) $(BUILD_LOG)
+
+deps:
+	@$(TOP)/scripts/deps.sh
+
+unit:
+	@$(TOP)/scripts/deps.sh --quiet
+	cmake -S $(TOP)/zsmalloc_ng/user -B $(USER_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(USER_BUILD) -j2
+	cd $(USER_BUILD) && ctest --output-on-failure
+
+check:
+	@$(TOP)/scripts/check
+
+demo:
+	@$(TOP)/scripts/deps.sh --quiet
+	@$(TOP)/scripts/vm-run $(TOP)/scripts/demo.sh
+
+bench-compaction:
+	@$(TOP)/scripts/compaction-experiment $(ARGS)
+
+style:
+	@$(TOP)/scripts/style
+
+help:
+	@echo 'zsmalloc_ng / zram_ng'
+	@echo '  make [modules]       build zsmalloc_ng.ko and zram_ng.ko against KDIR=$(KDIR)'
+	@echo '  make modules_install install to /lib/modules/<release>/extra and depmod'
+	@echo '  make check           unit tests, build guard test, VM selftests; "N passed, N failed"'
+	@echo '  make unit            userspace build of the allocator core + GoogleTest'
+	@echo '  make demo            boot the test VM: swap on zram_ng, fragment, compact'
+	@echo '  make bench-compaction  the compaction experiment (ARGS="--mode kernel ...")'
+	@echo '  make style           checkpatch on C, clang-format check on C++'
+	@echo '  make deps            install the Debian packages this project needs'
+	@echo '  make clean'
+	@echo 'Variables: KDIR=, KERNELRELEASE=, V=1'

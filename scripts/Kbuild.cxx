@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Compiling freestanding C++ into a kernel module with Kbuild.
+#
+# The compiler is the g++ that matches the kernel's gcc (gcc-12 -> g++-12).
+# The flags are the kernel's own KBUILD_CFLAGS + KBUILD_CFLAGS_MODULE (so
+# retpolines, return thunks, SLS, -mcmodel=kernel, -mno-sse..., ftrace,
+# stack protector and auto-var-init all follow the kernel's .config), minus
+# the options that only mean something to a C compiler, plus the ones that
+# make C++ freestanding. No kernel header is ever included from C++: the
+# core talks to the kernel through zsmalloc_ng/core/svc.h.
+#
+# Every C++ object then passes Kbuild's objtool and scripts/cxx-guard,
+# which fails the build on constructor/unwind sections, C++ runtime
+# symbols and FPU/SIMD registers.
+
+CXX_KERNEL ?= $(subst gcc,g++,$(CC))
+
+# C-only options g++ would warn about ("valid for C/ObjC but not for C++").
+cxx-c-only-flags := -std=gnu% -Werror=strict-prototypes \
+	-Werror=implicit-function-declaration -Werror=implicit-int \
+	-Werror=incompatible-pointer-types -Werror=designated-init \
+	-Wno-pointer-sign -Wstrict-prototypes -Wdeclaration-after-statement \
+	-Wmissing-prototypes -Wold-style-definition -Wno-packed-not-aligned
+
+cxx-freestanding-flags := -std=gnu++17 -nostdinc -nostdinc++ -ffreestanding \
+	-fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit \
+	-fcheck-new -fno-unwind-tables -fno-asynchronous-unwind-tables \
+	-fno-PIE -fno-pic -Werror -DZSNG_KERNEL
+
+cxx_flags = $(filter-out $(cxx-c-only-flags), \
+		$(KBUILD_CFLAGS) $(KBUILD_CFLAGS_MODULE)) \
+	    $(cxx-freestanding-flags) -I$(src)/zsmalloc_ng/core
+
+quiet_cmd_cxx_o_cpp = CXX $(quiet_modtag) $@
+      cmd_cxx_o_cpp = $(CXX_KERNEL) -Wp,-MMD,$(depfile) $(cxx_flags) \
+		-c -o $@ $< $(cmd_objtool); \
+		$(CONFIG_SHELL) $(src)/scripts/cxx-guard $(OBJDUMP) $(NM) $@
+
+define rule_cxx_o_cpp
+	$(call cmd_and_fixdep,cxx_o_cpp)
+	$(call cmd,gen_objtooldep)
+endef
+
+$(addprefix $(obj)/,$(cxx-objs)): $(obj)/%.o: $(src)/%.cpp FORCE
+	$(call if_changed_rule,cxx_o_cpp)

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* extern "C" shims over zsng::Pool: the only symbols the glue links to. */
+#include "zsng_core.h"
+#include "pool.hpp"
+
+using namespace zsng;
+
+static Pool *P(struct zsng_core_pool *pool)
+{
+	return reinterpret_cast<Pool *>(pool);
+}
+
+extern "C" {
+
+struct zsng_core_pool *zsng_core_create(const char *name, int policy,
+					unsigned int max_pages_per_zspage)
+{
+	if (policy < 0 || policy >= kNrPolicies)
+		return nullptr;
+	return reinterpret_cast<struct zsng_core_pool *>(
+		Pool::create(name, (Policy)policy, max_pages_per_zspage));
+}
+
+void zsng_core_destroy(struct zsng_core_pool *pool)
+{
+	if (pool)
+		P(pool)->destroy();
+}
+
+unsigned long zsng_core_malloc(struct zsng_core_pool *pool, unsigned long size,
+			       unsigned int gfp)
+{
+	return P(pool)->malloc(size, gfp);
+}
+
+void zsng_core_free(struct zsng_core_pool *pool, unsigned long handle)
+{
+	P(pool)->free(handle);
+}
+
+void *zsng_core_map(struct zsng_core_pool *pool, unsigned long handle, int mode)
+{
+	return P(pool)->map(handle, (MapMode)mode);
+}
+
+void zsng_core_unmap(struct zsng_core_pool *pool, unsigned long handle)
+{
+	P(pool)->unmap(handle);
+}
+
+unsigned long zsng_core_compact(struct zsng_core_pool *pool)
+{
+	return P(pool)->compact();
+}
+
+unsigned long zsng_core_compact_class(struct zsng_core_pool *pool,
+				      unsigned int class_idx)
+{
+	return P(pool)->compact_class(class_idx);
+}
+
+unsigned long zsng_core_compactable_pages(struct zsng_core_pool *pool)
+{
+	return P(pool)->compactable_pages();
+}
+
+unsigned long zsng_core_total_pages(struct zsng_core_pool *pool)
+{
+	return P(pool)->total_pages();
+}
+
+unsigned long zsng_core_huge_class_size(struct zsng_core_pool *pool)
+{
+	return P(pool)->huge_class_size();
+}
+
+int zsng_core_policy(struct zsng_core_pool *pool)
+{
+	return (int)P(pool)->policy();
+}
+
+unsigned int zsng_core_nr_classes(struct zsng_core_pool *pool)
+{
+	return P(pool)->nr_classes();
+}
+
+unsigned int zsng_core_class_index(struct zsng_core_pool *pool,
+				   unsigned long size)
+{
+	return P(pool)->class_index(size);
+}
+
+void zsng_core_class_stats(struct zsng_core_pool *pool, unsigned int idx,
+			   struct zsng_core_class_stats *out)
+{
+	ClassStats s;
+
+	P(pool)->class_stats(idx, &s);
+	out->size = s.size;
+	out->pages_per_zspage = s.pages_per_zspage;
+	out->objs_per_zspage = s.objs_per_zspage;
+	out->nr_groups = s.nr_groups;
+	for (u32 g = 0; g < ZSNG_CORE_MAX_GROUPS; g++)
+		out->groups[g] = s.groups[g];
+	out->obj_allocated = s.obj_allocated;
+	out->obj_used = s.obj_used;
+	out->pages_used = s.pages_used;
+	out->freeable = s.freeable;
+	out->objs_moved = s.objs_moved;
+	out->pages_compacted = s.pages_compacted;
+	out->huge = s.huge;
+}
+
+void zsng_core_pool_stats(struct zsng_core_pool *pool,
+			  struct zsng_core_pool_stats *out)
+{
+	PoolStats s;
+
+	P(pool)->stats(&s);
+	out->pages_compacted = s.pages_compacted;
+	out->objs_moved = s.objs_moved;
+	out->pages_used = s.pages_used;
+	out->objs_allocated = s.objs_allocated;
+	out->objs_used = s.objs_used;
+}
+
+int zsng_core_check(struct zsng_core_pool *pool)
+{
+	return P(pool)->check_consistency() ? 0 : -1;
+}
+
+const char *zsng_core_policy_name(int policy)
+{
+	if (policy < 0 || policy >= kNrPolicies)
+		return nullptr;
+	return policy_name((Policy)policy);
+}
+
+int zsng_core_policy_from_name(const char *name)
+{
+	Policy p;
+
+	return policy_from_name(name, &p) ? (int)p : -1;
+}
+
+} // extern "C"

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zsmalloc_ng: a zsmalloc-style allocator for compressed pages.
+ *
+ * Why: compressed pages come in every size from a few bytes to PAGE_SIZE. A
+ * slab per size would waste the tail of each slab page and need high-order
+ * pages. Like mm/zsmalloc.c, this allocator packs objects of one size class
+ * back to back over a chain of order-0 pages (a "zspage"), objects may span
+ * two pages, and callers hold opaque handles so that compaction can move
+ * objects to free whole zspages.
+ *
+ * Data structures
+ *
+ *   Pool        the size-class table, a handle-slot cache and the pool lock.
+ *   SizeClass   geometry (size, pages/objects per zspage), one list of
+ *               zspages per fullness group (policy.hpp), a bitmap of the
+ *               groups that are not empty, and counters.
+ *   Zspage      a descriptor allocated beside its pages: the page addresses,
+ *               inuse, the first free object index, the fullness group it
+ *               is listed in, and mapcount (mappers of its objects right
+ *               now). struct page is never touched: the C++ side cannot see
+ *               it, and no page field is needed.
+ *   HandleSlot  what a handle points to: {zspage, object index}. Compaction
+ *               rewrites the slot; the handle (its address) never changes.
+ *
+ * Object layout inside a zspage: object i starts at byte i * size of the
+ * chain. Its first 8 bytes are the header:
+ *   allocated: the address of its HandleSlot | 1 (slots are 16-aligned),
+ *   free:      (index of the next free object) << 1, kNoObj ends the list.
+ * The caller's bytes follow the header, so a request of n bytes is served by
+ * the class for n + 8. A huge class (one object per page) has no header: its
+ * one handle lives in the descriptor.
+ *
+ * Lock order
+ *
+ *   pool lock (spinlock)  ->  a zspage's mapcount (atomic, waited on)
+ *
+ * The pool lock protects every list, descriptor field except mapcount,
+ * handle slot and in-band header. zsng map takes the pool lock just long
+ * enough to read the slot and raise the zspage's mapcount, and drops the
+ * mapcount on unmap without the lock. Compaction holds the pool lock and
+ * waits for a source zspage's mapcount to reach zero before moving its
+ * objects: new mappers need the pool lock, so they cannot enter, and
+ * existing mappers do not sleep (map pins the CPU), so the wait is short.
+ * Destinations need no wait: a mapper only touches its own object's bytes,
+ * never the free slots compaction writes to.
+ *
+ * Compaction (one at a time per pool, yields when the lock is contended)
+ *
+ *   reworked (all policies but legacy): per class, while a zspage's worth of
+ *   slots is free: keep one destination, isolated from the fullest non-full
+ *   group, until it is full; take each source from the emptiest group; move
+ *   objects until the source is empty (free it) or the destination is full.
+ *   legacy: 6.1's loop: isolate a source, then a destination for every
+ *   batch, putting both back after each source.
+ *
+ * objs_moved counts one per object copy, pages_compacted the pages of every
+ * zspage compaction freed, per class and per pool.
+ */
+#ifndef ZSNG_POOL_HPP
+#define ZSNG_POOL_HPP
+
+#include "policy.hpp"
+#include "size_class.hpp"
+
+namespace zsng
+{
+enum class MapMode : int { RW = 0, RO = 1, WO = 2 };
+
+struct Zspage;
+struct SizeClass;
+
+struct HandleSlot {
+	Zspage *zspage;
+	u32 idx;
+};
+
+struct ClassStats {
+	u32 size;
+	u32 pages_per_zspage;
+	u32 objs_per_zspage;
+	u32 nr_groups; /* columns used in groups[] */
+	ulong groups[kMaxShownGroups];
+	ulong obj_allocated;
+	ulong obj_used;
+	ulong pages_used;
+	ulong freeable; /* pages compaction could free now */
+	ulong objs_moved;
+	ulong pages_compacted;
+	bool huge;
+};
+
+struct PoolStats {
+	ulong pages_compacted;
+	ulong objs_moved;
+	ulong pages_used;
+	ulong objs_allocated;
+	ulong objs_used;
+};
+
+class Pool
+{
+    public:
+	static Pool *create(const char *name, Policy policy, u32 max_pages);
+	void destroy();
+
+	/* A handle, or -ZSNG_EINVAL / -ZSNG_ENOMEM as an unsigned long. */
+	ulong malloc(ulong size, u32 gfp);
+	void free(ulong handle);
+	void *map(ulong handle, MapMode mode);
+	void unmap(ulong handle);
+
+	ulong compact();
+	ulong compact_class(u32 class_idx);
+	ulong compactable_pages();
+
+	ulong total_pages() const
+	{
+		return read_once(pages_used_);
+	}
+	ulong huge_class_size() const
+	{
+		return huge_class_size_;
+	}
+	Policy policy() const
+	{
+		return policy_;
+	}
+	u32 nr_classes() const
+	{
+		return nr_classes_;
+	}
+	/* The distinct class that serves a request of @size bytes. */
+	u32 class_index(ulong size) const;
+	void class_stats(u32 idx, ClassStats *out);
+	void stats(PoolStats *out);
+	/* In-use counts of a class's zspages, for the experiment's oracle. */
+	u32 class_inuse_counts(u32 idx, u32 *out, u32 max);
+	/* Checks every invariant; returns false (and warns) on the first break. */
+	bool check_consistency();
+
+    private:
+	Pool() = default;
+	bool init(const char *name, Policy policy, u32 max_pages);
+
+	Zspage *alloc_zspage(SizeClass *c, u32 gfp);
+	void free_zspage(SizeClass *c, Zspage *zs);
+	void insert_zspage(SizeClass *c, Zspage *zs);
+	void remove_zspage(SizeClass *c, Zspage *zs);
+	u32 fix_group(SizeClass *c, Zspage *zs);
+	Zspage *find_fullest(SizeClass *c);
+	Zspage *isolate_dst(SizeClass *c);
+	Zspage *isolate_src(SizeClass *c);
+	u32 putback(SizeClass *c, Zspage *zs);
+	void wait_unmapped(Zspage *zs);
+
+	u32 obj_malloc(SizeClass *c, Zspage *zs, HandleSlot *slot);
+	void obj_free(SizeClass *c, Zspage *zs, u32 idx);
+	HandleSlot *alloced_slot(SizeClass *c, Zspage *zs, u32 idx);
+	void move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst);
+	ulong can_compact(SizeClass *c);
+
+	ulong compact_reworked(SizeClass *c);
+	ulong compact_legacy(SizeClass *c);
+
+	void *lock_ = nullptr;
+	void *slot_cache_ = nullptr;
+	Policy policy_ = Policy::Ratio;
+	u32 nr_classes_ = 0;
+	SizeClass *classes_ = nullptr;
+	u16 slot_to_class_[kNrSizeSlots] = {};
+	ulong huge_class_size_ = 0;
+	ulong pages_used_ = 0;
+	ulong pages_compacted_ = 0;
+	ulong objs_moved_ = 0;
+	int compacting_ = 0;
+};
+
+} // namespace zsng
+
+#endif

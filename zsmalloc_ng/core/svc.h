@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The service layer: the only door between the portable C++ allocator core
+ * and its environment. The kernel implements it in zsmalloc_ng/kernel/svc.c
+ * over the page allocator, spinlocks and per-CPU buffers; the userspace build
+ * implements it in zsmalloc_ng/user/svc_user.cpp over aligned_alloc() and
+ * pthreads, with deterministic allocation-failure injection.
+ *
+ * Plain C, no kernel or libc header, so both C and C++ include it. Each
+ * function is small and obvious; none may fail except the allocators, which
+ * return NULL.
+ */
+#ifndef ZSNG_SVC_H
+#define ZSNG_SVC_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ZSNG_PAGE_SHIFT 12
+#define ZSNG_PAGE_SIZE (1UL << ZSNG_PAGE_SHIFT)
+
+/* Errors the core returns, with Linux's errno values. */
+#define ZSNG_EINVAL 22
+#define ZSNG_ENOMEM 12
+
+/*
+ * Memory. Pages are order-0, directly addressable (never highmem), and
+ * identified by their address. gfp is the caller's gfp_t, passed through;
+ * ZSNG_GFP_KERNEL asks for the environment's default sleeping allocation
+ * (GFP_KERNEL), used for pool metadata.
+ */
+#define ZSNG_GFP_KERNEL 0u
+void *zsng_svc_page_alloc(unsigned int gfp);
+void zsng_svc_page_free(void *page);
+void *zsng_svc_zalloc(unsigned long size, unsigned int gfp);
+void zsng_svc_free(void *ptr);
+
+/* Handle slots: a per-pool cache of fixed-size, 16-byte aligned slots. */
+void *zsng_svc_cache_create(const char *name, unsigned long size);
+void zsng_svc_cache_destroy(void *cache);
+void *zsng_svc_cache_alloc(void *cache, unsigned int gfp);
+void zsng_svc_cache_free(void *cache, void *obj);
+
+/* The pool lock: a spinlock; contended() tells compaction to yield. */
+void *zsng_svc_lock_create(void);
+void zsng_svc_lock_destroy(void *lock);
+void zsng_svc_lock(void *lock);
+void zsng_svc_unlock(void *lock);
+int zsng_svc_lock_contended(void *lock);
+void zsng_svc_cond_resched(void);
+void zsng_svc_cpu_relax(void);
+
+/*
+ * Object access. map_begin() pins the caller to its CPU (no sleeping until
+ * map_end()) and returns that CPU's area of ZSNG_MAP_AREA_SIZE bytes: a
+ * PAGE_SIZE buffer to assemble an object that spans two pages, then room
+ * for the core's own per-mapping state. map_area() returns the same area
+ * again while pinned.
+ */
+#define ZSNG_MAP_AREA_SIZE (ZSNG_PAGE_SIZE + 64)
+void *zsng_svc_map_begin(void);
+void *zsng_svc_map_area(void);
+void zsng_svc_map_end(void);
+
+void zsng_svc_log(const char *msg);
+void zsng_svc_warn(const char *file, int line, const char *cond);
+
+/* The chain length limit, read when a pool is created (module parameter). */
+unsigned int zsng_svc_max_pages_per_zspage(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZSNG_SVC_H */

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Freestanding basics for the allocator core: fixed-width integers from the
+ * compiler, placement new, an intrusive circular list and a few bit helpers.
+ * Nothing here allocates, throws or needs a C++ runtime.
+ */
+#ifndef ZSNG_TYPES_HPP
+#define ZSNG_TYPES_HPP
+
+#include "svc.h"
+
+using zsng_size_t = decltype(sizeof(0));
+
+#ifdef ZSNG_KERNEL
+/* libstdc++'s <new> is not available with -nostdinc++: declare our own. */
+inline void *operator new(zsng_size_t, void *where) noexcept
+{
+	return where;
+}
+#else
+#include <new>
+#endif
+
+namespace zsng
+{
+using u8 = __UINT8_TYPE__;
+using u16 = __UINT16_TYPE__;
+using u32 = __UINT32_TYPE__;
+using u64 = __UINT64_TYPE__;
+using ulong = unsigned long;
+
+constexpr ulong kPageSize = ZSNG_PAGE_SIZE;
+constexpr u32 kPageShift = ZSNG_PAGE_SHIFT;
+
+template <typename T> constexpr T min_of(T a, T b)
+{
+	return a < b ? a : b;
+}
+
+template <typename T> constexpr T max_of(T a, T b)
+{
+	return a > b ? a : b;
+}
+
+/* Relaxed atomics for counters read without the pool lock. */
+inline ulong read_once(const ulong &v)
+{
+	return __atomic_load_n(&v, __ATOMIC_RELAXED);
+}
+
+inline void add_relaxed(ulong &v, long delta)
+{
+	__atomic_fetch_add(&v, (ulong)delta, __ATOMIC_RELAXED);
+}
+
+#define ZSNG_WARN_ON(cond)                                                     \
+	({                                                                     \
+		bool __c = !!(cond);                                           \
+		if (__builtin_expect(__c, 0))                                  \
+			zsng_svc_warn(__FILE__, __LINE__, #cond);              \
+		__c;                                                           \
+	})
+
+/* An intrusive circular doubly linked list, like the kernel's list_head. */
+struct ListNode {
+	ListNode *prev;
+	ListNode *next;
+
+	void init()
+	{
+		prev = next = this;
+	}
+	bool empty() const
+	{
+		return next == this;
+	}
+	/* Insert @n right after this node (at the head when this is a head). */
+	void add(ListNode *n)
+	{
+		n->next = next;
+		n->prev = this;
+		next->prev = n;
+		next = n;
+	}
+	void add_tail(ListNode *n)
+	{
+		prev->add(n);
+	}
+	void del()
+	{
+		prev->next = next;
+		next->prev = prev;
+		prev = next = this;
+	}
+};
+
+#define ZSNG_CONTAINER_OF(ptr, type, member)                                   \
+	reinterpret_cast<type *>(reinterpret_cast<char *>(ptr) -               \
+				 __builtin_offsetof(type, member))
+
+/* A bitmap of up to any number of bits, in 64-bit words. */
+struct Bitmap {
+	static constexpr u32 words_for(u32 bits)
+	{
+		return (bits + 63) / 64;
+	}
+	static void set(u64 *map, u32 bit)
+	{
+		map[bit / 64] |= 1ULL << (bit % 64);
+	}
+	static void clear(u64 *map, u32 bit)
+	{
+		map[bit / 64] &= ~(1ULL << (bit % 64));
+	}
+	/* Lowest set bit in [lo, hi], or -1. */
+	static int find_first(const u64 *map, u32 lo, u32 hi);
+	/* Highest set bit in [lo, hi], or -1. */
+	static int find_last(const u64 *map, u32 lo, u32 hi);
+};
+
+inline int Bitmap::find_first(const u64 *map, u32 lo, u32 hi)
+{
+	if (lo > hi)
+		return -1;
+	for (u32 w = lo / 64; w <= hi / 64; w++) {
+		u64 word = map[w];
+		if (w == lo / 64)
+			word &= ~0ULL << (lo % 64);
+		if (w == hi / 64 && hi % 64 != 63)
+			word &= (1ULL << (hi % 64 + 1)) - 1;
+		if (word)
+			return (int)(w * 64 + __builtin_ctzll(word));
+	}
+	return -1;
+}
+
+inline int Bitmap::find_last(const u64 *map, u32 lo, u32 hi)
+{
+	if (lo > hi)
+		return -1;
+	for (u32 w = hi / 64 + 1; w-- > lo / 64;) {
+		u64 word = map[w];
+		if (w == lo / 64)
+			word &= ~0ULL << (lo % 64);
+		if (w == hi / 64 && hi % 64 != 63)
+			word &= (1ULL << (hi % 64 + 1)) - 1;
+		if (word)
+			return (int)(w * 64 + 63 - __builtin_clzll(word));
+	}
+	return -1;
+}
+
+} // namespace zsng
+
+#endif

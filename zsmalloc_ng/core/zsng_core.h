@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The C face of the C++ allocator core: what the kernel glue
+ * (zsmalloc_ng/kernel/) and the userspace tests call. Plain C types only.
+ */
+#ifndef ZSNG_CORE_H
+#define ZSNG_CORE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct zsng_core_pool;
+
+#define ZSNG_CORE_MAX_GROUPS 12
+
+struct zsng_core_class_stats {
+	unsigned int size;
+	unsigned int pages_per_zspage;
+	unsigned int objs_per_zspage;
+	unsigned int nr_groups;	/* 4 (legacy groups) or 12 (ratio columns) */
+	unsigned long groups[ZSNG_CORE_MAX_GROUPS];
+	unsigned long obj_allocated;
+	unsigned long obj_used;
+	unsigned long pages_used;
+	unsigned long freeable;
+	unsigned long objs_moved;
+	unsigned long pages_compacted;
+	int huge;
+};
+
+struct zsng_core_pool_stats {
+	unsigned long pages_compacted;
+	unsigned long objs_moved;
+	unsigned long pages_used;
+	unsigned long objs_allocated;
+	unsigned long objs_used;
+};
+
+struct zsng_core_pool *zsng_core_create(const char *name, int policy,
+					unsigned int max_pages_per_zspage);
+void zsng_core_destroy(struct zsng_core_pool *pool);
+unsigned long zsng_core_malloc(struct zsng_core_pool *pool,
+			       unsigned long size, unsigned int gfp);
+void zsng_core_free(struct zsng_core_pool *pool, unsigned long handle);
+void *zsng_core_map(struct zsng_core_pool *pool, unsigned long handle,
+		    int mode);
+void zsng_core_unmap(struct zsng_core_pool *pool, unsigned long handle);
+unsigned long zsng_core_compact(struct zsng_core_pool *pool);
+unsigned long zsng_core_compact_class(struct zsng_core_pool *pool,
+				      unsigned int class_idx);
+unsigned long zsng_core_compactable_pages(struct zsng_core_pool *pool);
+unsigned long zsng_core_total_pages(struct zsng_core_pool *pool);
+unsigned long zsng_core_huge_class_size(struct zsng_core_pool *pool);
+int zsng_core_policy(struct zsng_core_pool *pool);
+unsigned int zsng_core_nr_classes(struct zsng_core_pool *pool);
+unsigned int zsng_core_class_index(struct zsng_core_pool *pool,
+				   unsigned long size);
+void zsng_core_class_stats(struct zsng_core_pool *pool, unsigned int idx,
+			   struct zsng_core_class_stats *out);
+void zsng_core_pool_stats(struct zsng_core_pool *pool,
+			  struct zsng_core_pool_stats *out);
+int zsng_core_check(struct zsng_core_pool *pool);
+
+const char *zsng_core_policy_name(int policy);
+int zsng_core_policy_from_name(const char *name);	/* -1 if unknown */
+
+/*
+ * Deterministic scenarios and the fragmentation experiment (scenarios.cpp),
+ * run identically in the kernel and in userspace. Each result line goes to
+ * @emit; the return value is 0 or a negative errno.
+ */
+typedef void (*zsng_emit_fn)(void *ctx, const char *line);
+int zsng_core_run_scenarios(zsng_emit_fn emit, void *ctx);
+int zsng_core_run_experiment(const char *pattern, int policy,
+			     unsigned long seed, unsigned int zspages_per_class,
+			     zsng_emit_fn emit, void *ctx);
+int zsng_core_selfcheck(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZSNG_CORE_H */

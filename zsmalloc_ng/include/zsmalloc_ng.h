@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * zsmalloc_ng: the kernel API of the compressed-object allocator.
+ *
+ * Every exported symbol is prefixed zsng_ (not zs_) so that zsmalloc_ng.ko
+ * loads beside the in-kernel zsmalloc.ko without a symbol clash.
+ *
+ * Semantics follow mm/zsmalloc.c of Linux 6.1:
+ *  - zsng_malloc() returns an opaque handle, or an error value that
+ *    IS_ERR_VALUE() recognises (-EINVAL for a size of 0 or above PAGE_SIZE,
+ *    -ENOMEM when no memory could be had with the caller's gfp flags).
+ *  - A handle stays valid while compaction moves the object.
+ *  - zsng_map_object() gives access to the object's bytes until
+ *    zsng_unmap_object(). In between the caller must not sleep and must not
+ *    map another object on the same CPU. An object that lies in one page is
+ *    mapped in place; one that spans two pages is copied into a per-CPU
+ *    buffer (for ZSNG_MM_RO/RW) and written back on unmap (ZSNG_MM_WO/RW).
+ */
+#ifndef _ZSMALLOC_NG_H
+#define _ZSMALLOC_NG_H
+
+#include <linux/types.h>
+
+struct zsng_pool;
+
+/*
+ * Fullness grouping + compaction policy of a pool. The numeric values are
+ * ABI for the module parameter and the debugfs files: only append.
+ */
+enum zsng_policy {
+	ZSNG_POLICY_LEGACY,		/* 6.1: 4 groups, 6.1 compaction loop */
+	ZSNG_POLICY_LEGACY_GROUPS,	/* 4 groups, reworked compaction */
+	ZSNG_POLICY_RATIO,		/* 12 in-use ratio groups, reworked */
+	ZSNG_POLICY_EXACT,		/* one group per in-use count, reworked */
+	ZSNG_POLICY_NR,
+	ZSNG_POLICY_DEFAULT = -1,	/* the module parameter's choice */
+};
+
+enum zsng_mapmode {
+	ZSNG_MM_RW,	/* read and write */
+	ZSNG_MM_RO,	/* read only: nothing is written back on unmap */
+	ZSNG_MM_WO,	/* write only: the old contents are not copied in */
+};
+
+struct zsng_pool_stats {
+	unsigned long pages_compacted;	/* pages freed by compaction */
+	unsigned long objs_moved;	/* objects copied by compaction */
+	unsigned long pages_used;	/* pages held by zspages now */
+	unsigned long objs_allocated;	/* object slots in all zspages */
+	unsigned long objs_used;	/* slots holding a live object */
+};
+
+struct zsng_pool *zsng_create_pool(const char *name, int policy);
+void zsng_destroy_pool(struct zsng_pool *pool);
+
+unsigned long zsng_malloc(struct zsng_pool *pool, size_t size, gfp_t gfp);
+void zsng_free(struct zsng_pool *pool, unsigned long handle);
+
+void *zsng_map_object(struct zsng_pool *pool, unsigned long handle,
+		      enum zsng_mapmode mm);
+void zsng_unmap_object(struct zsng_pool *pool, unsigned long handle);
+
+/* Returns the number of pages compaction freed. */
+unsigned long zsng_compact(struct zsng_pool *pool);
+unsigned long zsng_get_total_pages(struct zsng_pool *pool);
+void zsng_pool_stats(struct zsng_pool *pool, struct zsng_pool_stats *stats);
+int zsng_pool_policy(struct zsng_pool *pool);
+
+/*
+ * Objects of at least this size are stored one per page: a user should
+ * store such data uncompressed (zram_ng counts them as huge pages).
+ */
+size_t zsng_huge_class_size(struct zsng_pool *pool);
+
+/* "legacy", "legacy-groups", "ratio", "exact"; NULL / -EINVAL otherwise. */
+const char *zsng_policy_name(int policy);
+int zsng_policy_from_name(const char *name);
+
+#endif /* _ZSMALLOC_NG_H */

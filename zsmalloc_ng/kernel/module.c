@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zsmalloc_ng.ko: the kernel API (include/zsmalloc_ng.h) over the C++ core.
+ * Each export checks its arguments and calls one zsng_core_* function.
+ */
+#define pr_fmt(fmt) "zsmalloc_ng: " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/err.h>
+#include <linux/string.h>
+#include "zsmalloc_ng.h"
+#include "svc.h"
+#include "zsng_internal.h"
+
+static int default_policy = ZSNG_POLICY_RATIO;
+
+static int default_policy_set(const char *val, const struct kernel_param *kp)
+{
+	char name[32];
+	int policy;
+
+	strscpy(name, val, sizeof(name));
+	policy = zsng_policy_from_name(strim(name));
+	if (policy < 0)
+		return -EINVAL;
+	default_policy = policy;
+	return 0;
+}
+
+static int default_policy_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", zsng_policy_name(default_policy));
+}
+
+static const struct kernel_param_ops default_policy_ops = {
+	.set = default_policy_set,
+	.get = default_policy_get,
+};
+module_param_cb(default_policy, &default_policy_ops, NULL, 0644);
+MODULE_PARM_DESC(default_policy,
+		 "Policy of pools created with ZSNG_POLICY_DEFAULT: legacy, legacy-groups, ratio or exact (default: ratio)");
+
+static int selftest_result = -ENODATA;
+module_param(selftest_result, int, 0444);
+MODULE_PARM_DESC(selftest_result,
+		 "Result of the self-check run at load: 0 = passed (read-only)");
+
+const char *zsng_policy_name(int policy)
+{
+	return zsng_core_policy_name(policy);
+}
+EXPORT_SYMBOL_GPL(zsng_policy_name);
+
+int zsng_policy_from_name(const char *name)
+{
+	int policy = zsng_core_policy_from_name(name);
+
+	return policy < 0 ? -EINVAL : policy;
+}
+EXPORT_SYMBOL_GPL(zsng_policy_from_name);
+
+struct zsng_pool *zsng_create_pool(const char *name, int policy)
+{
+	struct zsng_pool *pool;
+
+	if (policy == ZSNG_POLICY_DEFAULT)
+		policy = READ_ONCE(default_policy);
+	if (!name || policy < 0 || policy >= ZSNG_POLICY_NR)
+		return NULL;
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	pool->name = kstrdup(name, GFP_KERNEL);
+	pool->core = zsng_core_create(name, policy,
+				      zsng_svc_max_pages_per_zspage());
+	if (!pool->name || !pool->core)
+		goto fail;
+	zsng_debugfs_pool_add(pool);
+	if (zsng_shrinker_register(pool))
+		pr_warn("%s: no shrinker: compaction only on request\n", name);
+	return pool;
+fail:
+	zsng_core_destroy(pool->core);
+	kfree(pool->name);
+	kfree(pool);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(zsng_create_pool);
+
+void zsng_destroy_pool(struct zsng_pool *pool)
+{
+	if (!pool)
+		return;
+	zsng_shrinker_unregister(pool);
+	zsng_debugfs_pool_remove(pool);
+	zsng_core_destroy(pool->core);
+	kfree(pool->name);
+	kfree(pool);
+}
+EXPORT_SYMBOL_GPL(zsng_destroy_pool);
+
+unsigned long zsng_malloc(struct zsng_pool *pool, size_t size, gfp_t gfp)
+{
+	return zsng_core_malloc(pool->core, size, (__force unsigned int)gfp);
+}
+EXPORT_SYMBOL_GPL(zsng_malloc);
+
+void zsng_free(struct zsng_pool *pool, unsigned long handle)
+{
+	if (IS_ERR_OR_NULL((void *)handle))
+		return;
+	zsng_core_free(pool->core, handle);
+}
+EXPORT_SYMBOL_GPL(zsng_free);
+
+void *zsng_map_object(struct zsng_pool *pool, unsigned long handle,
+		      enum zsng_mapmode mm)
+{
+	return zsng_core_map(pool->core, handle, mm);
+}
+EXPORT_SYMBOL_GPL(zsng_map_object);
+
+void zsng_unmap_object(struct zsng_pool *pool, unsigned long handle)
+{
+	zsng_core_unmap(pool->core, handle);
+}
+EXPORT_SYMBOL_GPL(zsng_unmap_object);
+
+unsigned long zsng_compact(struct zsng_pool *pool)
+{
+	return zsng_core_compact(pool->core);
+}
+EXPORT_SYMBOL_GPL(zsng_compact);
+
+unsigned long zsng_get_total_pages(struct zsng_pool *pool)
+{
+	return zsng_core_total_pages(pool->core);
+}
+EXPORT_SYMBOL_GPL(zsng_get_total_pages);
+
+void zsng_pool_stats(struct zsng_pool *pool, struct zsng_pool_stats *stats)
+{
+	struct zsng_core_pool_stats s;
+
+	zsng_core_pool_stats(pool->core, &s);
+	stats->pages_compacted = s.pages_compacted;
+	stats->objs_moved = s.objs_moved;
+	stats->pages_used = s.pages_used;
+	stats->objs_allocated = s.objs_allocated;
+	stats->objs_used = s.objs_used;
+}
+EXPORT_SYMBOL_GPL(zsng_pool_stats);
+
+int zsng_pool_policy(struct zsng_pool *pool)
+{
+	return zsng_core_policy(pool->core);
+}
+EXPORT_SYMBOL_GPL(zsng_pool_policy);
+
+size_t zsng_huge_class_size(struct zsng_pool *pool)
+{
+	return zsng_core_huge_class_size(pool->core);
+}
+EXPORT_SYMBOL_GPL(zsng_huge_class_size);
+
+static int __init zsng_init(void)
+{
+	int ret = zsng_svc_init();
+
+	if (ret)
+		return ret;
+	selftest_result = zsng_core_selfcheck();
+	if (selftest_result) {
+		pr_err("self-check FAILED (%d): refusing to load\n",
+		       selftest_result);
+		zsng_svc_exit();
+		return -EIO;
+	}
+	pr_info("self-check passed (C++ core, %u pages per zspage at most)\n",
+		zsng_svc_max_pages_per_zspage());
+	zsng_debugfs_init();
+	return 0;
+}
+
+static void __exit zsng_exit(void)
+{
+	zsng_debugfs_exit();
+	zsng_svc_exit();
+}
+
+module_init(zsng_init);
+module_exit(zsng_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("zsmalloc_ng: compressed object allocator with fine-grained fullness groups");

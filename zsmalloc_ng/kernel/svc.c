@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel side of the service layer (zsmalloc_ng/core/svc.h): one-line
+ * wrappers over the page allocator, slab, spinlocks and a per-CPU mapping
+ * area, so that the C++ core never includes a kernel header.
+ */
+#define pr_fmt(fmt) "zsmalloc_ng: " fmt
+
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/sched.h>
+#include <linux/percpu.h>
+#include <linux/local_lock.h>
+#include <linux/module.h>
+#include "svc.h"
+#include "zsng_internal.h"
+
+static unsigned int max_pages_per_zspage = 8;
+module_param(max_pages_per_zspage, uint, 0444);
+MODULE_PARM_DESC(max_pages_per_zspage,
+		 "Longest zspage chain in pages, 4..16, for pools created from now on (default: 8)");
+
+static struct kmem_cache *zsng_handle_cache;
+
+struct zsng_map_area {
+	local_lock_t lock;
+	char *buf;
+};
+
+static DEFINE_PER_CPU(struct zsng_map_area, zsng_map_area) = {
+	.lock = INIT_LOCAL_LOCK(lock),
+};
+
+/*
+ * Pages must be directly addressable: the core keeps page addresses. Not
+ * movable either: page migration of zspages is not implemented.
+ */
+static gfp_t zsng_gfp(unsigned int gfp)
+{
+	gfp_t g = gfp ? (__force gfp_t)gfp : GFP_KERNEL;
+
+	return g & ~(__GFP_HIGHMEM | __GFP_MOVABLE);
+}
+
+void *zsng_svc_page_alloc(unsigned int gfp)
+{
+	struct page *page = alloc_page(zsng_gfp(gfp));
+
+	return page ? page_address(page) : NULL;
+}
+
+void zsng_svc_page_free(void *page)
+{
+	free_page((unsigned long)page);
+}
+
+void *zsng_svc_zalloc(unsigned long size, unsigned int gfp)
+{
+	return kvzalloc(size, zsng_gfp(gfp));
+}
+
+void zsng_svc_free(void *ptr)
+{
+	kvfree(ptr);
+}
+
+/* All pools share one cache of handle slots, like zsmalloc's zs_handle. */
+void *zsng_svc_cache_create(const char *name, unsigned long size)
+{
+	if (WARN_ON(size > 16))
+		return NULL;
+	return zsng_handle_cache;
+}
+
+void zsng_svc_cache_destroy(void *cache)
+{
+}
+
+void *zsng_svc_cache_alloc(void *cache, unsigned int gfp)
+{
+	return kmem_cache_alloc(cache, zsng_gfp(gfp));
+}
+
+void zsng_svc_cache_free(void *cache, void *obj)
+{
+	kmem_cache_free(cache, obj);
+}
+
+void *zsng_svc_lock_create(void)
+{
+	spinlock_t *lock = kmalloc(sizeof(*lock), GFP_KERNEL);
+
+	if (lock)
+		spin_lock_init(lock);
+	return lock;
+}
+
+void zsng_svc_lock_destroy(void *lock)
+{
+	kfree(lock);
+}
+
+void zsng_svc_lock(void *lock)
+{
+	spin_lock(lock);
+}
+
+void zsng_svc_unlock(void *lock)
+{
+	spin_unlock(lock);
+}
+
+int zsng_svc_lock_contended(void *lock)
+{
+	return spin_is_contended((spinlock_t *)lock);
+}
+
+void zsng_svc_cond_resched(void)
+{
+	cond_resched();
+}
+
+void zsng_svc_cpu_relax(void)
+{
+	cpu_relax();
+}
+
+void *zsng_svc_map_begin(void)
+{
+	local_lock(&zsng_map_area.lock);
+	return this_cpu_read(zsng_map_area.buf);
+}
+
+void *zsng_svc_map_area(void)
+{
+	return this_cpu_read(zsng_map_area.buf);
+}
+
+void zsng_svc_map_end(void)
+{
+	local_unlock(&zsng_map_area.lock);
+}
+
+void zsng_svc_log(const char *msg)
+{
+	pr_info("%s\n", msg);
+}
+
+void zsng_svc_warn(const char *file, int line, const char *cond)
+{
+	WARN(1, "zsmalloc_ng: %s:%d: %s\n", file, line, cond);
+}
+
+unsigned int zsng_svc_max_pages_per_zspage(void)
+{
+	return max_pages_per_zspage;
+}
+
+int zsng_svc_init(void)
+{
+	int cpu;
+
+	if (max_pages_per_zspage < 4 || max_pages_per_zspage > 16) {
+		pr_err("max_pages_per_zspage=%u is outside 4..16\n",
+		       max_pages_per_zspage);
+		return -EINVAL;
+	}
+	zsng_handle_cache = kmem_cache_create("zsng_handle", 16, 16, 0, NULL);
+	if (!zsng_handle_cache)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		char *buf = kmalloc_node(ZSNG_MAP_AREA_SIZE, GFP_KERNEL,
+					 cpu_to_node(cpu));
+
+		if (!buf) {
+			zsng_svc_exit();
+			return -ENOMEM;
+		}
+		per_cpu(zsng_map_area, cpu).buf = buf;
+	}
+	return 0;
+}
+
+void zsng_svc_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		kfree(per_cpu(zsng_map_area, cpu).buf);
+		per_cpu(zsng_map_area, cpu).buf = NULL;
+	}
+	kmem_cache_destroy(zsng_handle_cache);
+	zsng_handle_cache = NULL;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared between the C files of zsmalloc_ng.ko; not a public header. */
+#ifndef _ZSNG_INTERNAL_H
+#define _ZSNG_INTERNAL_H
+
+#include <linux/types.h>
+#include <linux/mm.h>
+#include <linux/shrinker.h>
+#include "zsng_core.h"
+
+struct dentry;
+
+struct zsng_pool {
+	struct zsng_core_pool *core;
+	const char *name;
+	struct dentry *debugfs_dir;
+	struct shrinker shrinker;
+	bool shrinker_registered;
+};
+
+int zsng_svc_init(void);
+void zsng_svc_exit(void);
+
+void zsng_debugfs_init(void);
+void zsng_debugfs_exit(void);
+void zsng_debugfs_pool_add(struct zsng_pool *pool);
+void zsng_debugfs_pool_remove(struct zsng_pool *pool);
+
+int zsng_shrinker_register(struct zsng_pool *pool);
+void zsng_shrinker_unregister(struct zsng_pool *pool);
+
+#endif
