@@ -86,3 +86,6 @@ help:
 	@echo '  make deps            install the Debian packages this project needs'
 	@echo '  make clean'
 	@echo 'Variables: KDIR=, KERNELRELEASE=, V=1'
+
+print-kdir:
+	@echo $(KDIR)
