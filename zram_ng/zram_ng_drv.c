@@ -1,20 +1,855 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder until the block driver lands: proves the dependency works. */
+/*
+ * zram_ng: a compressed RAM block device on the zsmalloc_ng allocator.
+ *
+ * Behaves like drivers/block/zram of Linux 6.1 (same sysfs ABI, same data
+ * path) under other names, so that it loads beside the stock zram. What it
+ * adds is visibility into the allocator: mm_stat carries objs_moved, and
+ * allocator_policy picks the pool's compaction policy.
+ *
+ * Every 4 KiB page of the disk is a slot of zram->table. A slot is empty,
+ * same-filled (one repeated word, no allocation), huge (stored raw because
+ * it compressed badly) or a compressed object in the pool. The slot's bit
+ * spinlock serialises reads, writes, discards and swap free notifications
+ * of that page; zram->init_lock keeps the device from being initialised or
+ * reset under the sysfs attributes.
+ *
+ * Lock ordering: disk->open_mutex -> init_lock -> slot lock -> the CPU's
+ * compression stream -> allocator mapping.
+ */
+#define pr_fmt(fmt) "zram_ng: " fmt
+
+#include <linux/bio.h>
+#include <linux/bit_spinlock.h>
+#include <linux/blkdev.h>
+#include <linux/highmem.h>
+#include <linux/idr.h>
 #include <linux/module.h>
-#include "zsmalloc_ng.h"
+#include <linux/part_stat.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include "zram_ng.h"
+
+#define ZRAM_NG_MAX_DEVICES	1024
+
+static DEFINE_IDR(zram_ng_index_idr);
+/* serialises hot_add, hot_remove and module exit over the idr */
+static DEFINE_MUTEX(zram_ng_index_mutex);
+static int zram_ng_major;
+
+static unsigned int num_devices = 1;
+module_param(num_devices, uint, 0444);
+MODULE_PARM_DESC(num_devices,
+		 "Number of zram_ng devices created at load, 0-1024 (default: 1)");
+
+/* The slot accessors: callers never touch the packed flags word. */
+
+static void slot_lock(struct zram_ng *zram, u32 index)
+{
+	bit_spin_lock(ZRAM_NG_LOCK, &zram->table[index].flags);
+}
+
+static bool slot_trylock(struct zram_ng *zram, u32 index)
+{
+	return bit_spin_trylock(ZRAM_NG_LOCK, &zram->table[index].flags);
+}
+
+static void slot_unlock(struct zram_ng *zram, u32 index)
+{
+	bit_spin_unlock(ZRAM_NG_LOCK, &zram->table[index].flags);
+}
+
+static unsigned long slot_handle(struct zram_ng *zram, u32 index)
+{
+	return zram->table[index].handle;
+}
+
+static void slot_set_handle(struct zram_ng *zram, u32 index,
+			    unsigned long handle)
+{
+	zram->table[index].handle = handle;
+}
+
+static unsigned long slot_element(struct zram_ng *zram, u32 index)
+{
+	return zram->table[index].element;
+}
+
+static void slot_set_element(struct zram_ng *zram, u32 index,
+			     unsigned long element)
+{
+	zram->table[index].element = element;
+}
+
+static bool slot_test_flag(struct zram_ng *zram, u32 index,
+			   enum zram_ng_slot_flag flag)
+{
+	return zram->table[index].flags & BIT(flag);
+}
+
+static void slot_set_flag(struct zram_ng *zram, u32 index,
+			  enum zram_ng_slot_flag flag)
+{
+	zram->table[index].flags |= BIT(flag);
+}
+
+static void slot_clear_flag(struct zram_ng *zram, u32 index,
+			    enum zram_ng_slot_flag flag)
+{
+	zram->table[index].flags &= ~BIT(flag);
+}
+
+static size_t slot_obj_size(struct zram_ng *zram, u32 index)
+{
+	return zram->table[index].flags & (BIT(ZRAM_NG_FLAG_SHIFT) - 1);
+}
+
+static void slot_set_obj_size(struct zram_ng *zram, u32 index, size_t size)
+{
+	unsigned long flags = zram->table[index].flags >> ZRAM_NG_FLAG_SHIFT;
+
+	zram->table[index].flags = (flags << ZRAM_NG_FLAG_SHIFT) | size;
+}
+
+struct zram_ng *zram_ng_dev_to_zram(struct device *dev)
+{
+	return dev_to_disk(dev)->private_data;
+}
+
+void zram_ng_update_used_max(struct zram_ng *zram, unsigned long pages)
+{
+	long cur_max = atomic_long_read(&zram->stats.max_used_pages);
+
+	do {
+		if (cur_max >= pages)
+			return;
+	} while (!atomic_long_try_cmpxchg(&zram->stats.max_used_pages,
+					  &cur_max, pages));
+}
+
+/* A page whose words are all equal is stored as that word. */
+static bool page_same_filled(void *ptr, unsigned long *element)
+{
+	unsigned long *page = ptr;
+	unsigned long val = page[0];
+	unsigned int pos;
+
+	if (val != page[PAGE_SIZE / sizeof(*page) - 1])
+		return false;
+	for (pos = 1; pos < PAGE_SIZE / sizeof(*page) - 1; pos++)
+		if (val != page[pos])
+			return false;
+	*element = val;
+	return true;
+}
+
+/* Called with the slot locked: leaves it empty and the stats adjusted. */
+static void zram_ng_free_slot(struct zram_ng *zram, u32 index)
+{
+	unsigned long handle;
+
+	if (slot_test_flag(zram, index, ZRAM_NG_HUGE)) {
+		slot_clear_flag(zram, index, ZRAM_NG_HUGE);
+		atomic64_dec(&zram->stats.huge_pages);
+	}
+
+	if (slot_test_flag(zram, index, ZRAM_NG_SAME)) {
+		slot_clear_flag(zram, index, ZRAM_NG_SAME);
+		atomic64_dec(&zram->stats.same_pages);
+		atomic64_dec(&zram->stats.pages_stored);
+		goto out;
+	}
+
+	handle = slot_handle(zram, index);
+	if (!handle)
+		return;
+
+	zsng_free(zram->mem_pool, handle);
+	atomic64_sub(slot_obj_size(zram, index), &zram->stats.compr_data_size);
+	atomic64_dec(&zram->stats.pages_stored);
+out:
+	slot_set_handle(zram, index, 0);
+	slot_set_obj_size(zram, index, 0);
+}
+
+static void fill_page(void *ptr, unsigned long value)
+{
+	memset_l(ptr, value, PAGE_SIZE / sizeof(unsigned long));
+}
+
+/* Decompresses slot @index into @page (a whole page). */
+static int zram_ng_read_page(struct zram_ng *zram, struct page *page,
+			     u32 index)
+{
+	struct zcomp_ng_strm *zstrm;
+	unsigned long handle;
+	unsigned int size;
+	void *src, *dst;
+	int ret = 0;
+
+	slot_lock(zram, index);
+	handle = slot_handle(zram, index);
+	if (!handle || slot_test_flag(zram, index, ZRAM_NG_SAME)) {
+		unsigned long value = handle ? slot_element(zram, index) : 0;
+
+		dst = kmap_local_page(page);
+		fill_page(dst, value);
+		kunmap_local(dst);
+		slot_unlock(zram, index);
+		return 0;
+	}
+
+	size = slot_obj_size(zram, index);
+	if (size == PAGE_SIZE) {
+		src = zsng_map_object(zram->mem_pool, handle, ZSNG_MM_RO);
+		dst = kmap_local_page(page);
+		memcpy(dst, src, PAGE_SIZE);
+		kunmap_local(dst);
+		zsng_unmap_object(zram->mem_pool, handle);
+	} else {
+		/* the stream first: mapping must not sleep or migrate */
+		zstrm = zcomp_ng_stream_get(zram->comp);
+		src = zsng_map_object(zram->mem_pool, handle, ZSNG_MM_RO);
+		dst = kmap_local_page(page);
+		ret = zcomp_ng_decompress(zstrm, src, size, dst);
+		kunmap_local(dst);
+		zsng_unmap_object(zram->mem_pool, handle);
+		zcomp_ng_stream_put(zram->comp);
+	}
+	slot_unlock(zram, index);
+
+	if (WARN_ON_ONCE(ret))
+		pr_err("decompression failed, slot %u\n", index);
+	return ret;
+}
+
+/* Compresses the whole @page into slot @index. */
+static int zram_ng_write_page(struct zram_ng *zram, struct page *page,
+			      u32 index)
+{
+	const gfp_t nosleep_gfp = __GFP_KSWAPD_RECLAIM | __GFP_NOWARN |
+				  __GFP_HIGHMEM | __GFP_MOVABLE;
+	unsigned long handle = 0, element = 0, alloced_pages;
+	unsigned int comp_len = 0, alloc_len = 0;
+	struct zcomp_ng_strm *zstrm;
+	void *src, *dst;
+	int ret;
+
+	src = kmap_local_page(page);
+	if (page_same_filled(src, &element)) {
+		kunmap_local(src);
+		atomic64_inc(&zram->stats.same_pages);
+		goto out;
+	}
+	kunmap_local(src);
+
+compress_again:
+	zstrm = zcomp_ng_stream_get(zram->comp);
+	src = kmap_local_page(page);
+	ret = zcomp_ng_compress(zstrm, src, &comp_len);
+	kunmap_local(src);
+	if (unlikely(ret)) {
+		zcomp_ng_stream_put(zram->comp);
+		pr_err("compression failed, slot %u: %d\n", index, ret);
+		zsng_free(zram->mem_pool, handle);
+		return ret;
+	}
+
+	if (comp_len >= zram->huge_class_size)
+		comp_len = PAGE_SIZE;
+
+	/* a recompression is deterministic, but do not trust it blindly */
+	if (handle && comp_len != alloc_len) {
+		zsng_free(zram->mem_pool, handle);
+		handle = 0;
+	}
+
+	if (!handle) {
+		/* first without sleeping: the stream pins us to this CPU */
+		handle = zsng_malloc(zram->mem_pool, comp_len, nosleep_gfp);
+		if (IS_ERR_VALUE(handle)) {
+			/* drop the stream, allocate as we may, compress again */
+			zcomp_ng_stream_put(zram->comp);
+			atomic64_inc(&zram->stats.writestall);
+			handle = zsng_malloc(zram->mem_pool, comp_len,
+					     GFP_NOIO | __GFP_HIGHMEM |
+					     __GFP_MOVABLE);
+			if (IS_ERR_VALUE(handle))
+				return PTR_ERR((void *)handle);
+			alloc_len = comp_len;
+			goto compress_again;
+		}
+		alloc_len = comp_len;
+	}
+
+	alloced_pages = zsng_get_total_pages(zram->mem_pool);
+	zram_ng_update_used_max(zram, alloced_pages);
+	if (zram->limit_pages && alloced_pages > zram->limit_pages) {
+		zcomp_ng_stream_put(zram->comp);
+		zsng_free(zram->mem_pool, handle);
+		return -ENOMEM;
+	}
+
+	dst = zsng_map_object(zram->mem_pool, handle, ZSNG_MM_WO);
+	src = zstrm->buffer;
+	if (comp_len == PAGE_SIZE)
+		src = kmap_local_page(page);
+	memcpy(dst, src, comp_len);
+	if (comp_len == PAGE_SIZE)
+		kunmap_local(src);
+	zsng_unmap_object(zram->mem_pool, handle);
+	zcomp_ng_stream_put(zram->comp);
+	atomic64_add(comp_len, &zram->stats.compr_data_size);
+
+out:
+	/* the old contents go only once the new ones are safely stored */
+	slot_lock(zram, index);
+	zram_ng_free_slot(zram, index);
+	if (comp_len == PAGE_SIZE) {
+		slot_set_flag(zram, index, ZRAM_NG_HUGE);
+		atomic64_inc(&zram->stats.huge_pages);
+		atomic64_inc(&zram->stats.huge_pages_since);
+	}
+	if (handle) {
+		slot_set_handle(zram, index, handle);
+		slot_set_obj_size(zram, index, comp_len);
+	} else {
+		slot_set_flag(zram, index, ZRAM_NG_SAME);
+		slot_set_element(zram, index, element);
+	}
+	slot_unlock(zram, index);
+	atomic64_inc(&zram->stats.pages_stored);
+	return 0;
+}
+
+static bool bvec_is_partial(struct bio_vec *bvec)
+{
+	return bvec->bv_len != PAGE_SIZE;
+}
+
+static int zram_ng_bvec_read(struct zram_ng *zram, struct bio_vec *bvec,
+			     u32 index, int offset)
+{
+	struct page *page;
+	int ret;
+
+	if (!bvec_is_partial(bvec))
+		return zram_ng_read_page(zram, bvec->bv_page, index);
+
+	page = alloc_page(GFP_NOIO);
+	if (!page)
+		return -ENOMEM;
+	ret = zram_ng_read_page(zram, page, index);
+	if (!ret)
+		memcpy_to_bvec(bvec, page_address(page) + offset);
+	__free_page(page);
+	return ret;
+}
+
+/* A partial write is a read-modify-write of the whole page. */
+static int zram_ng_bvec_write(struct zram_ng *zram, struct bio_vec *bvec,
+			      u32 index, int offset)
+{
+	struct page *page;
+	int ret;
+
+	if (!bvec_is_partial(bvec))
+		return zram_ng_write_page(zram, bvec->bv_page, index);
+
+	page = alloc_page(GFP_NOIO);
+	if (!page)
+		return -ENOMEM;
+	ret = zram_ng_read_page(zram, page, index);
+	if (!ret) {
+		memcpy_from_bvec(page_address(page) + offset, bvec);
+		ret = zram_ng_write_page(zram, page, index);
+	}
+	__free_page(page);
+	return ret;
+}
+
+static bool zram_ng_valid_io(struct zram_ng *zram, sector_t start,
+			     unsigned int size)
+{
+	u64 end, bound;
+
+	if (unlikely(start & ((ZRAM_NG_LOGICAL_BLOCK_SIZE >> SECTOR_SHIFT) - 1)))
+		return false;
+	if (unlikely(size & (ZRAM_NG_LOGICAL_BLOCK_SIZE - 1)))
+		return false;
+
+	end = start + (size >> SECTOR_SHIFT);
+	bound = zram->disksize >> SECTOR_SHIFT;
+	return start < bound && end <= bound && start <= end;
+}
+
+/* Discard and write-zeroes free whole pages: an empty slot reads as zero. */
+static void zram_ng_bio_discard(struct zram_ng *zram, u32 index, int offset,
+				struct bio *bio)
+{
+	size_t n = bio->bi_iter.bi_size;
+
+	if (offset) {
+		if (n <= PAGE_SIZE - offset)
+			return;
+		n -= PAGE_SIZE - offset;
+		index++;
+	}
+
+	while (n >= PAGE_SIZE) {
+		slot_lock(zram, index);
+		zram_ng_free_slot(zram, index);
+		slot_unlock(zram, index);
+		index++;
+		n -= PAGE_SIZE;
+	}
+}
+
+static void zram_ng_submit_bio(struct bio *bio)
+{
+	struct zram_ng *zram = bio->bi_bdev->bd_disk->private_data;
+	u32 index = bio->bi_iter.bi_sector >> ZRAM_NG_SECTORS_PER_PAGE_SHIFT;
+	int offset = (bio->bi_iter.bi_sector &
+		      (ZRAM_NG_SECTORS_PER_PAGE - 1)) << SECTOR_SHIFT;
+	bool write = op_is_write(bio_op(bio));
+	unsigned long start_time;
+	struct bvec_iter iter;
+	struct bio_vec bvec;
+
+	if (!zram_ng_valid_io(zram, bio->bi_iter.bi_sector,
+			      bio->bi_iter.bi_size)) {
+		atomic64_inc(&zram->stats.invalid_io);
+		bio_io_error(bio);
+		return;
+	}
+
+	switch (bio_op(bio)) {
+	case REQ_OP_DISCARD:
+	case REQ_OP_WRITE_ZEROES:
+		zram_ng_bio_discard(zram, index, offset, bio);
+		bio_endio(bio);
+		return;
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+		break;
+	default:
+		bio->bi_status = BLK_STS_NOTSUPP;
+		bio_endio(bio);
+		return;
+	}
+
+	start_time = bio_start_io_acct(bio);
+	bio_for_each_segment(bvec, bio, iter) {
+		struct bio_vec bv = bvec;
+		unsigned int unwritten = bvec.bv_len;
+
+		/* a segment may straddle two slots: split it */
+		do {
+			int ret;
+
+			bv.bv_len = min_t(unsigned int, PAGE_SIZE - offset,
+					  unwritten);
+			if (write)
+				ret = zram_ng_bvec_write(zram, &bv, index,
+							 offset);
+			else
+				ret = zram_ng_bvec_read(zram, &bv, index,
+							offset);
+			if (ret < 0) {
+				if (write)
+					atomic64_inc(&zram->stats.failed_writes);
+				else
+					atomic64_inc(&zram->stats.failed_reads);
+				bio->bi_status = BLK_STS_IOERR;
+				goto out;
+			}
+			if (!write)
+				flush_dcache_page(bv.bv_page);
+
+			bv.bv_offset += bv.bv_len;
+			unwritten -= bv.bv_len;
+			offset += bv.bv_len;
+			if (offset >= PAGE_SIZE) {
+				offset -= PAGE_SIZE;
+				index++;
+			}
+		} while (unwritten);
+	}
+out:
+	bio_end_io_acct(bio, start_time);
+	bio_endio(bio);
+}
+
+static void zram_ng_slot_free_notify(struct block_device *bdev,
+				     unsigned long index)
+{
+	struct zram_ng *zram = bdev->bd_disk->private_data;
+
+	atomic64_inc(&zram->stats.notify_free);
+	/* called under the swap lock: never spin on a busy slot */
+	if (!slot_trylock(zram, index)) {
+		atomic64_inc(&zram->stats.miss_free);
+		return;
+	}
+	zram_ng_free_slot(zram, index);
+	slot_unlock(zram, index);
+}
+
+static int zram_ng_open(struct block_device *bdev, fmode_t mode)
+{
+	struct zram_ng *zram = bdev->bd_disk->private_data;
+
+	/* a reset or remove has claimed the device: stay out */
+	return zram->claim ? -EBUSY : 0;
+}
+
+static const struct block_device_operations zram_ng_devops = {
+	.open = zram_ng_open,
+	.submit_bio = zram_ng_submit_bio,
+	.swap_slot_free_notify = zram_ng_slot_free_notify,
+	.owner = THIS_MODULE,
+};
+
+static void zram_ng_meta_free(struct zram_ng *zram, u64 disksize)
+{
+	size_t num_pages = disksize >> PAGE_SHIFT;
+	size_t index;
+
+	if (!zram->table)
+		return;
+	for (index = 0; index < num_pages; index++)
+		zram_ng_free_slot(zram, index);
+	zsng_destroy_pool(zram->mem_pool);
+	kvfree(zram->table);
+	zram->table = NULL;
+	zram->mem_pool = NULL;
+}
+
+/*
+ * Called with init_lock held for write by disksize_store. @disksize is
+ * page aligned and non-zero. The slot index is a u32, and the table may
+ * not take more than half of RAM: anything beyond is refused before
+ * allocating, so an absurd size is an error and not a kernel warning.
+ */
+int zram_ng_init_device(struct zram_ng *zram, u64 disksize)
+{
+	u64 num_pages = disksize >> PAGE_SHIFT;
+	struct zcomp_ng *comp;
+	int ret;
+
+	if (num_pages > U32_MAX)
+		return -EINVAL;
+	if (num_pages * sizeof(*zram->table) >
+	    (u64)(totalram_pages() / 2) << PAGE_SHIFT)
+		return -ENOMEM;
+
+	zram->table = kvcalloc(num_pages, sizeof(*zram->table),
+			       GFP_KERNEL | __GFP_NOWARN);
+	if (!zram->table)
+		return -ENOMEM;
+
+	zram->mem_pool = zsng_create_pool(zram->disk->disk_name, zram->policy);
+	if (!zram->mem_pool) {
+		ret = -ENOMEM;
+		goto out_free_table;
+	}
+	zram->huge_class_size = zsng_huge_class_size(zram->mem_pool);
+
+	comp = zcomp_ng_create(zram->compressor);
+	if (IS_ERR(comp)) {
+		pr_err("cannot initialise the %s compressor\n",
+		       zram->compressor);
+		ret = PTR_ERR(comp);
+		goto out_free_pool;
+	}
+
+	zram->comp = comp;
+	zram->disksize = disksize;
+	set_capacity_and_notify(zram->disk, disksize >> SECTOR_SHIFT);
+	return 0;
+
+out_free_pool:
+	zsng_destroy_pool(zram->mem_pool);
+	zram->mem_pool = NULL;
+out_free_table:
+	kvfree(zram->table);
+	zram->table = NULL;
+	return ret;
+}
+
+static void zram_ng_reset_device(struct zram_ng *zram)
+{
+	down_write(&zram->init_lock);
+
+	zram->limit_pages = 0;
+	set_capacity_and_notify(zram->disk, 0);
+	part_stat_set_all(zram->disk->part0, 0);
+
+	zram_ng_meta_free(zram, zram->disksize);
+	zram->disksize = 0;
+	memset(&zram->stats, 0, sizeof(zram->stats));
+	if (zram->comp)
+		zcomp_ng_destroy(zram->comp);
+	zram->comp = NULL;
+
+	up_write(&zram->init_lock);
+}
+
+/*
+ * The reset protocol, for reset_store:
+ *  - an open device (mounted, swapped on, held by a tool) is refused;
+ *  - ->claim, set under open_mutex, keeps anyone from opening it while we
+ *    work, and a concurrent reset or remove from starting;
+ *  - sync_blockdev() drains the writeback of the last closer before the
+ *    slots go away.
+ */
+int zram_ng_reset(struct zram_ng *zram)
+{
+	struct gendisk *disk = zram->disk;
+
+	mutex_lock(&disk->open_mutex);
+	if (disk_openers(disk) || zram->claim) {
+		mutex_unlock(&disk->open_mutex);
+		return -EBUSY;
+	}
+	zram->claim = true;
+	mutex_unlock(&disk->open_mutex);
+
+	sync_blockdev(disk->part0);
+	zram_ng_reset_device(zram);
+
+	mutex_lock(&disk->open_mutex);
+	zram->claim = false;
+	mutex_unlock(&disk->open_mutex);
+	return 0;
+}
+
+static int zram_ng_add(void)
+{
+	struct zram_ng *zram;
+	struct request_queue *q;
+	int ret, device_id;
+
+	zram = kzalloc(sizeof(*zram), GFP_KERNEL);
+	if (!zram)
+		return -ENOMEM;
+
+	ret = idr_alloc(&zram_ng_index_idr, zram, 0, ZRAM_NG_MAX_DEVICES,
+			GFP_KERNEL);
+	if (ret < 0)
+		goto out_free_dev;
+	device_id = ret;
+
+	init_rwsem(&zram->init_lock);
+	strscpy(zram->compressor, "lz4", sizeof(zram->compressor));
+	zram->policy = ZSNG_POLICY_DEFAULT;
+
+	zram->disk = blk_alloc_disk(NUMA_NO_NODE);
+	if (!zram->disk) {
+		pr_err("cannot allocate the disk of device %d\n", device_id);
+		ret = -ENOMEM;
+		goto out_free_idr;
+	}
+	zram->disk->major = zram_ng_major;
+	zram->disk->first_minor = device_id;
+	zram->disk->minors = 1;
+	zram->disk->flags |= GENHD_FL_NO_PART;
+	zram->disk->fops = &zram_ng_devops;
+	zram->disk->private_data = zram;
+	snprintf(zram->disk->disk_name, sizeof(zram->disk->disk_name),
+		 "zram_ng%d", device_id);
+	set_capacity(zram->disk, 0);
+
+	q = zram->disk->queue;
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
+	/* one slot per page: anything smaller is a read-modify-write */
+	blk_queue_physical_block_size(q, PAGE_SIZE);
+	blk_queue_logical_block_size(q, ZRAM_NG_LOGICAL_BLOCK_SIZE);
+	blk_queue_io_min(q, PAGE_SIZE);
+	blk_queue_io_opt(q, PAGE_SIZE);
+	q->limits.discard_granularity = PAGE_SIZE;
+	blk_queue_max_discard_sectors(q, UINT_MAX);
+	blk_queue_max_write_zeroes_sectors(q, UINT_MAX);
+	/* a page changing under compression would be stored torn */
+	blk_queue_flag_set(QUEUE_FLAG_STABLE_WRITES, q);
+
+	ret = device_add_disk(NULL, zram->disk, zram_ng_disk_groups);
+	if (ret)
+		goto out_put_disk;
+
+	pr_info("added device %s\n", zram->disk->disk_name);
+	return device_id;
+
+out_put_disk:
+	put_disk(zram->disk);
+out_free_idr:
+	idr_remove(&zram_ng_index_idr, device_id);
+out_free_dev:
+	kfree(zram);
+	return ret;
+}
+
+/*
+ * The remove protocol (hot_remove and module exit): refused while open;
+ * otherwise claim the device as reset does, drain and reset it, delete the
+ * disk, then reset once more: a disksize_store() that ran between the
+ * first reset and del_gendisk() would otherwise leak its allocations.
+ * If a reset_store() holds the claim, del_gendisk() waits for it.
+ */
+static int zram_ng_remove(struct zram_ng *zram)
+{
+	bool claimed;
+
+	mutex_lock(&zram->disk->open_mutex);
+	if (disk_openers(zram->disk)) {
+		mutex_unlock(&zram->disk->open_mutex);
+		return -EBUSY;
+	}
+	claimed = zram->claim;
+	zram->claim = true;
+	mutex_unlock(&zram->disk->open_mutex);
+
+	if (!claimed) {
+		sync_blockdev(zram->disk->part0);
+		zram_ng_reset_device(zram);
+	}
+
+	pr_info("removed device %s\n", zram->disk->disk_name);
+	del_gendisk(zram->disk);
+	zram_ng_reset_device(zram);
+	put_disk(zram->disk);
+	kfree(zram);
+	return 0;
+}
+
+/* hot_add is 0400 and reading it has an effect: it creates a device. */
+static ssize_t hot_add_show(struct class *class, struct class_attribute *attr,
+			    char *buf)
+{
+	int ret;
+
+	mutex_lock(&zram_ng_index_mutex);
+	ret = zram_ng_add();
+	mutex_unlock(&zram_ng_index_mutex);
+	if (ret < 0)
+		return ret;
+	return sysfs_emit(buf, "%d\n", ret);
+}
+static struct class_attribute class_attr_hot_add =
+	__ATTR(hot_add, 0400, hot_add_show, NULL);
+
+
+static ssize_t hot_remove_store(struct class *class,
+				struct class_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct zram_ng *zram;
+	int ret, dev_id;
+
+	ret = kstrtoint(buf, 10, &dev_id);
+	if (ret)
+		return ret;
+	if (dev_id < 0)
+		return -EINVAL;
+
+	mutex_lock(&zram_ng_index_mutex);
+	zram = idr_find(&zram_ng_index_idr, dev_id);
+	if (zram) {
+		ret = zram_ng_remove(zram);
+		if (!ret)
+			idr_remove(&zram_ng_index_idr, dev_id);
+	} else {
+		ret = -ENODEV;
+	}
+	mutex_unlock(&zram_ng_index_mutex);
+	return ret ? ret : count;
+}
+static CLASS_ATTR_WO(hot_remove);
+
+static struct attribute *zram_ng_control_class_attrs[] = {
+	&class_attr_hot_add.attr,
+	&class_attr_hot_remove.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(zram_ng_control_class);
+
+static struct class zram_ng_control_class = {
+	.name = "zram_ng-control",
+	.owner = THIS_MODULE,
+	.class_groups = zram_ng_control_class_groups,
+};
+
+static int zram_ng_remove_cb(int id, void *ptr, void *data)
+{
+	/* the module is unused, so no device is open: this cannot fail */
+	WARN_ON_ONCE(zram_ng_remove(ptr));
+	return 0;
+}
+
+static void zram_ng_destroy_devices(void)
+{
+	class_unregister(&zram_ng_control_class);
+	idr_for_each(&zram_ng_index_idr, zram_ng_remove_cb, NULL);
+	idr_destroy(&zram_ng_index_idr);
+	unregister_blkdev(zram_ng_major, "zram_ng");
+	zcomp_ng_hp_exit();
+}
 
 static int __init zram_ng_init(void)
 {
-	pr_info("zram_ng: using zsmalloc_ng policy %s\n",
-		zsng_policy_name(ZSNG_POLICY_RATIO));
+	unsigned int i;
+	int ret;
+
+	if (num_devices > ZRAM_NG_MAX_DEVICES) {
+		pr_err("num_devices %u is above %d\n", num_devices,
+		       ZRAM_NG_MAX_DEVICES);
+		return -EINVAL;
+	}
+
+	ret = zcomp_ng_hp_init();
+	if (ret < 0)
+		return ret;
+
+	ret = class_register(&zram_ng_control_class);
+	if (ret) {
+		pr_err("cannot register the zram_ng-control class\n");
+		zcomp_ng_hp_exit();
+		return ret;
+	}
+
+	zram_ng_major = register_blkdev(0, "zram_ng");
+	if (zram_ng_major <= 0) {
+		pr_err("cannot get a block major number\n");
+		class_unregister(&zram_ng_control_class);
+		zcomp_ng_hp_exit();
+		return -EBUSY;
+	}
+
+	for (i = 0; i < num_devices; i++) {
+		mutex_lock(&zram_ng_index_mutex);
+		ret = zram_ng_add();
+		mutex_unlock(&zram_ng_index_mutex);
+		if (ret < 0)
+			goto out_error;
+	}
 	return 0;
+
+out_error:
+	zram_ng_destroy_devices();
+	return ret;
 }
 
 static void __exit zram_ng_exit(void)
 {
+	zram_ng_destroy_devices();
 }
 
 module_init(zram_ng_init);
 module_exit(zram_ng_exit);
+
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("zram_ng: compressed RAM block device on zsmalloc_ng");
+MODULE_SOFTDEP("pre: lz4");

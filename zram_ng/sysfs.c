@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zram_ng's per-disk sysfs ABI: the attributes of zram in Linux 6.1 with
+ * the same formats and errors, plus objs_moved as mm_stat's 10th column and
+ * allocator_policy. Every handler parses, takes init_lock, checks the
+ * state and prints with sysfs_emit: nothing else.
+ */
+#define pr_fmt(fmt) "zram_ng: " fmt
+
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include "zram_ng.h"
+
+static ssize_t disksize_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	u64 disksize;
+
+	down_read(&zram->init_lock);
+	disksize = zram->disksize;
+	up_read(&zram->init_lock);
+	return sysfs_emit(buf, "%llu\n", disksize);
+}
+
+static ssize_t disksize_store(struct device *dev, struct device_attribute *attr,
+			      const char *buf, size_t len)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	u64 disksize;
+	int ret;
+
+	disksize = memparse(buf, NULL);
+	/* 0, garbage, and sizes PAGE_ALIGN would wrap to 0 */
+	if (!disksize || disksize > U64_MAX - PAGE_SIZE)
+		return -EINVAL;
+
+	down_write(&zram->init_lock);
+	if (zram_ng_init_done(zram))
+		ret = -EBUSY;
+	else
+		ret = zram_ng_init_device(zram, PAGE_ALIGN(disksize));
+	up_write(&zram->init_lock);
+	return ret ? ret : len;
+}
+
+static ssize_t initstate_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	bool val;
+
+	down_read(&zram->init_lock);
+	val = zram_ng_init_done(zram);
+	up_read(&zram->init_lock);
+	return sysfs_emit(buf, "%u\n", val);
+}
+
+static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t len)
+{
+	unsigned short do_reset;
+	int ret;
+
+	ret = kstrtou16(buf, 10, &do_reset);
+	if (ret)
+		return ret;
+	if (!do_reset)
+		return -EINVAL;
+
+	ret = zram_ng_reset(zram_ng_dev_to_zram(dev));
+	return ret ? ret : len;
+}
+
+static ssize_t mem_limit_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t len)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	u64 limit;
+	char *tmp;
+
+	limit = memparse(buf, &tmp);
+	if (buf == tmp || limit > U64_MAX - PAGE_SIZE)
+		return -EINVAL;
+
+	down_write(&zram->init_lock);
+	zram->limit_pages = PAGE_ALIGN(limit) >> PAGE_SHIFT;
+	up_write(&zram->init_lock);
+	return len;
+}
+
+static ssize_t mem_used_max_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t len)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul(buf, 10, &val);
+	if (ret || val != 0)
+		return -EINVAL;
+
+	down_read(&zram->init_lock);
+	if (zram_ng_init_done(zram))
+		atomic_long_set(&zram->stats.max_used_pages,
+				zsng_get_total_pages(zram->mem_pool));
+	up_read(&zram->init_lock);
+	return len;
+}
+
+static ssize_t compact_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t len)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+
+	down_read(&zram->init_lock);
+	if (!zram_ng_init_done(zram)) {
+		up_read(&zram->init_lock);
+		return -EINVAL;
+	}
+	zsng_compact(zram->mem_pool);
+	up_read(&zram->init_lock);
+	return len;
+}
+
+static ssize_t comp_algorithm_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	ssize_t sz;
+
+	down_read(&zram->init_lock);
+	sz = zcomp_ng_available_show(zram->compressor, buf);
+	up_read(&zram->init_lock);
+	return sz;
+}
+
+static ssize_t comp_algorithm_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t len)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	char name[ZRAM_NG_MAX_ALGO_NAME];
+	int ret = 0;
+
+	if (strscpy(name, buf, sizeof(name)) < 0)
+		return -EINVAL;
+	strim(name);
+	/* the crypto API does not ignore a trailing newline; we do */
+	if (!name[0] || !zcomp_ng_available(name))
+		return -EINVAL;
+
+	down_write(&zram->init_lock);
+	if (zram_ng_init_done(zram))
+		ret = -EBUSY;
+	else
+		strscpy(zram->compressor, name, sizeof(zram->compressor));
+	up_write(&zram->init_lock);
+	return ret ? ret : len;
+}
+
+/* Compatibility: one stream per CPU, whatever is written. */
+static ssize_t max_comp_streams_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", num_online_cpus());
+}
+
+static ssize_t max_comp_streams_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t len)
+{
+	return len;
+}
+
+/*
+ * zsmalloc_ng resolves ZSNG_POLICY_DEFAULT from its default_policy module
+ * parameter when a pool is created, and has no call to read it: ask it by
+ * creating an empty pool. The mutex keeps two readers' probe pools apart.
+ */
+static DEFINE_MUTEX(policy_probe_mutex);
+
+static int zram_ng_resolve_policy(struct zram_ng *zram)
+{
+	struct zsng_pool *probe;
+	int policy;
+
+	if (zram->mem_pool)
+		return zsng_pool_policy(zram->mem_pool);
+	if (zram->policy != ZSNG_POLICY_DEFAULT)
+		return zram->policy;
+
+	mutex_lock(&policy_probe_mutex);
+	probe = zsng_create_pool("zram_ng-policy-probe", ZSNG_POLICY_DEFAULT);
+	policy = probe ? zsng_pool_policy(probe) : ZSNG_POLICY_DEFAULT;
+	zsng_destroy_pool(probe);
+	mutex_unlock(&policy_probe_mutex);
+	return policy;
+}
+
+static ssize_t allocator_policy_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	ssize_t sz = 0;
+	int policy, i;
+
+	down_read(&zram->init_lock);
+	policy = zram_ng_resolve_policy(zram);
+	up_read(&zram->init_lock);
+
+	for (i = 0; i < ZSNG_POLICY_NR; i++)
+		sz += sysfs_emit_at(buf, sz, i == policy ? "[%s]%s" : "%s%s",
+				    zsng_policy_name(i),
+				    i == ZSNG_POLICY_NR - 1 ? "\n" : " ");
+	return sz;
+}
+
+static ssize_t allocator_policy_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t len)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	char name[32];
+	int policy, ret = 0;
+
+	if (strscpy(name, buf, sizeof(name)) < 0)
+		return -EINVAL;
+	policy = zsng_policy_from_name(strim(name));
+	if (policy < 0)
+		return -EINVAL;
+
+	down_write(&zram->init_lock);
+	if (zram_ng_init_done(zram))
+		ret = -EBUSY;
+	else
+		zram->policy = policy;
+	up_write(&zram->init_lock);
+	return ret ? ret : len;
+}
+
+static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	ssize_t ret;
+
+	down_read(&zram->init_lock);
+	ret = sysfs_emit(buf, "%8llu %8llu %8llu %8llu\n",
+			 (u64)atomic64_read(&zram->stats.failed_reads),
+			 (u64)atomic64_read(&zram->stats.failed_writes),
+			 (u64)atomic64_read(&zram->stats.invalid_io),
+			 (u64)atomic64_read(&zram->stats.notify_free));
+	up_read(&zram->init_lock);
+	return ret;
+}
+
+/*
+ * zram's nine columns, in zram's order and units, then objs_moved: the
+ * objects compaction copied to free pages_compacted pages.
+ */
+static ssize_t mm_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	struct zsng_pool_stats pool_stats = {};
+	unsigned long mem_used = 0, max_used;
+	ssize_t ret;
+
+	down_read(&zram->init_lock);
+	if (zram_ng_init_done(zram)) {
+		mem_used = zsng_get_total_pages(zram->mem_pool);
+		zsng_pool_stats(zram->mem_pool, &pool_stats);
+	}
+	max_used = atomic_long_read(&zram->stats.max_used_pages);
+	ret = sysfs_emit(buf,
+			 "%8llu %8llu %8llu %8lu %8lu %8llu %8lu %8llu %8llu %8lu\n",
+			 (u64)atomic64_read(&zram->stats.pages_stored) << PAGE_SHIFT,
+			 (u64)atomic64_read(&zram->stats.compr_data_size),
+			 (u64)mem_used << PAGE_SHIFT,
+			 zram->limit_pages << PAGE_SHIFT,
+			 max_used << PAGE_SHIFT,
+			 (u64)atomic64_read(&zram->stats.same_pages),
+			 pool_stats.pages_compacted,
+			 (u64)atomic64_read(&zram->stats.huge_pages),
+			 (u64)atomic64_read(&zram->stats.huge_pages_since),
+			 pool_stats.objs_moved);
+	up_read(&zram->init_lock);
+	return ret;
+}
+
+static ssize_t debug_stat_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	ssize_t ret;
+
+	down_read(&zram->init_lock);
+	ret = sysfs_emit(buf, "version: %d\n%8llu %8llu\n", 1,
+			 (u64)atomic64_read(&zram->stats.writestall),
+			 (u64)atomic64_read(&zram->stats.miss_free));
+	up_read(&zram->init_lock);
+	return ret;
+}
+
+static DEVICE_ATTR_RW(disksize);
+static DEVICE_ATTR_RO(initstate);
+static DEVICE_ATTR_WO(reset);
+static DEVICE_ATTR_WO(mem_limit);
+static DEVICE_ATTR_WO(mem_used_max);
+static DEVICE_ATTR_WO(compact);
+static DEVICE_ATTR_RW(comp_algorithm);
+static DEVICE_ATTR_RW(max_comp_streams);
+static DEVICE_ATTR_RW(allocator_policy);
+static DEVICE_ATTR_RO(io_stat);
+static DEVICE_ATTR_RO(mm_stat);
+static DEVICE_ATTR_RO(debug_stat);
+
+static struct attribute *zram_ng_disk_attrs[] = {
+	/* lifecycle */
+	&dev_attr_disksize.attr,
+	&dev_attr_initstate.attr,
+	&dev_attr_reset.attr,
+	/* memory */
+	&dev_attr_mem_limit.attr,
+	&dev_attr_mem_used_max.attr,
+	&dev_attr_compact.attr,
+	/* configuration */
+	&dev_attr_comp_algorithm.attr,
+	&dev_attr_max_comp_streams.attr,
+	&dev_attr_allocator_policy.attr,
+	/* statistics */
+	&dev_attr_io_stat.attr,
+	&dev_attr_mm_stat.attr,
+	&dev_attr_debug_stat.attr,
+	NULL,
+};
+
+static const struct attribute_group zram_ng_disk_group = {
+	.attrs = zram_ng_disk_attrs,
+};
+
+const struct attribute_group *zram_ng_disk_groups[] = {
+	&zram_ng_disk_group,
+	NULL,
+};
