@@ -738,9 +738,9 @@ static ssize_t hot_add_show(struct class *class, struct class_attribute *attr,
 		return ret;
 	return sysfs_emit(buf, "%d\n", ret);
 }
+
 static struct class_attribute class_attr_hot_add =
 	__ATTR(hot_add, 0400, hot_add_show, NULL);
-
 
 static ssize_t hot_remove_store(struct class *class,
 				struct class_attribute *attr,
