@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared by the GoogleTest cases: a pool that destroys itself, patterned
+ * object contents, and the error convention of zsng_core_malloc() (a
+ * negative errno returned as an unsigned long).
+ */
+#ifndef ZSNG_TEST_HELPERS_HPP
+#define ZSNG_TEST_HELPERS_HPP
+
+#include <cstdint>
+#include <memory>
+
+#include "svc.h"
+#include "svc_user.h"
+#include "zsng_core.h"
+
+namespace zsng_test
+{
+struct PoolDeleter {
+	void operator()(zsng_core_pool *p) const
+	{
+		zsng_core_destroy(p);
+	}
+};
+using PoolPtr = std::unique_ptr<zsng_core_pool, PoolDeleter>;
+
+constexpr int kLegacy = 0, kLegacyGroups = 1, kRatio = 2, kExact = 3;
+constexpr int kNrPolicies = 4;
+constexpr int kRW = 0, kRO = 1, kWO = 2;
+
+inline PoolPtr make_pool(int policy, unsigned int max_pages = 8)
+{
+	return PoolPtr(zsng_core_create("zsng-test", policy, max_pages));
+}
+
+inline bool is_err(unsigned long h)
+{
+	return h >= (unsigned long)-4095L;
+}
+
+/* Byte @i of the object stamped @seed: differs per object and per byte. */
+inline unsigned char pattern_byte(uint64_t seed, unsigned long i)
+{
+	uint64_t z = seed * 0x9e3779b97f4a7c15ULL + i;
+
+	z = (z ^ (z >> 29)) * 0xbf58476d1ce4e5b9ULL;
+	return (unsigned char)(z ^ (z >> 32));
+}
+
+inline void stamp(zsng_core_pool *pool, unsigned long h, unsigned long len,
+		  uint64_t seed)
+{
+	auto *p = static_cast<unsigned char *>(zsng_core_map(pool, h, kWO));
+
+	for (unsigned long i = 0; i < len; i++)
+		p[i] = pattern_byte(seed, i);
+	zsng_core_unmap(pool, h);
+}
+
+/* The index of the first wrong byte, or -1 when the object is intact. */
+inline long first_bad_byte(zsng_core_pool *pool, unsigned long h,
+			   unsigned long len, uint64_t seed)
+{
+	auto *p = static_cast<const unsigned char *>(zsng_core_map(pool, h, kRO));
+	long bad = -1;
+
+	for (unsigned long i = 0; i < len && bad < 0; i++)
+		if (p[i] != pattern_byte(seed, i))
+			bad = (long)i;
+	zsng_core_unmap(pool, h);
+	return bad;
+}
+
+inline unsigned long class_size_of(zsng_core_pool *pool, unsigned long req)
+{
+	struct zsng_core_class_stats cs;
+
+	zsng_core_class_stats(pool, zsng_core_class_index(pool, req), &cs);
+	return cs.size;
+}
+
+inline const char *policy_str(int p)
+{
+	return zsng_core_policy_name(p);
+}
+
+} // namespace zsng_test
+
+#endif
