@@ -56,8 +56,8 @@ static inline ulong *obj_header(const SizeClass *c, Zspage *zs, u32 idx)
 {
 	ObjPos p = obj_pos(c, idx);
 
-	return reinterpret_cast<ulong *>(static_cast<char *>(zs->pages[p.page]) +
-					 p.off);
+	return reinterpret_cast<ulong *>(
+		static_cast<char *>(zs->pages[p.page]) + p.off);
 }
 
 static inline Zspage *zspage_of(ListNode *n)
@@ -66,7 +66,8 @@ static inline Zspage *zspage_of(ListNode *n)
 }
 
 /* Copies @len bytes between a zspage's chain at byte @at and @buf. */
-static void chain_copy(Zspage *zs, ulong at, char *buf, ulong len, bool to_chain)
+static void chain_copy(Zspage *zs, ulong at, char *buf, ulong len,
+		       bool to_chain)
 {
 	while (len) {
 		u32 page = (u32)(at >> kPageShift);
@@ -112,15 +113,15 @@ bool Pool::init(const char *name, Policy policy, u32 max_pages)
 
 	lock_ = zsng_svc_lock_create();
 	slot_cache_ = zsng_svc_cache_create(name, sizeof(HandleSlot));
-	geo = static_cast<ClassGeometry *>(
-		zsng_svc_zalloc(sizeof(ClassGeometry) * kNrSizeSlots, ZSNG_GFP_KERNEL));
+	geo = static_cast<ClassGeometry *>(zsng_svc_zalloc(
+		sizeof(ClassGeometry) * kNrSizeSlots, ZSNG_GFP_KERNEL));
 	if (!lock_ || !slot_cache_ || !geo) {
 		zsng_svc_free(geo);
 		return false;
 	}
 	nr_classes_ = build_class_table(max_pages, geo, slot_to_class_);
-	classes_ = static_cast<SizeClass *>(
-		zsng_svc_zalloc(sizeof(SizeClass) * nr_classes_, ZSNG_GFP_KERNEL));
+	classes_ = static_cast<SizeClass *>(zsng_svc_zalloc(
+		sizeof(SizeClass) * nr_classes_, ZSNG_GFP_KERNEL));
 	if (!classes_) {
 		nr_classes_ = 0;
 		zsng_svc_free(geo);
@@ -134,12 +135,12 @@ bool Pool::init(const char *name, Policy policy, u32 max_pages)
 		c->objs_per_zspage = geo[i].objs_per_zspage;
 		c->huge = geo[i].huge;
 		c->nr_groups = nr_groups(policy, c->objs_per_zspage);
-		c->groups = static_cast<ListNode *>(
-			zsng_svc_zalloc(sizeof(ListNode) * c->nr_groups, ZSNG_GFP_KERNEL));
+		c->groups = static_cast<ListNode *>(zsng_svc_zalloc(
+			sizeof(ListNode) * c->nr_groups, ZSNG_GFP_KERNEL));
 		c->nonempty = static_cast<u64 *>(zsng_svc_zalloc(
 			8 * Bitmap::words_for(c->nr_groups), ZSNG_GFP_KERNEL));
-		c->group_count = static_cast<ulong *>(
-			zsng_svc_zalloc(sizeof(ulong) * kMaxShownGroups, ZSNG_GFP_KERNEL));
+		c->group_count = static_cast<ulong *>(zsng_svc_zalloc(
+			sizeof(ulong) * kMaxShownGroups, ZSNG_GFP_KERNEL));
 		if (!c->groups || !c->nonempty || !c->group_count) {
 			zsng_svc_free(geo);
 			return false;
@@ -148,8 +149,8 @@ bool Pool::init(const char *name, Policy policy, u32 max_pages)
 			c->groups[g].init();
 		/* The smallest request that lands in a huge class. */
 		if (c->huge && !huge_class_size_)
-			huge_class_size_ =
-				(i ? classes_[i - 1].size : 0) + 1 - kObjHeaderSize;
+			huge_class_size_ = (i ? classes_[i - 1].size : 0) + 1 -
+					   kObjHeaderSize;
 	}
 	zsng_svc_free(geo);
 	return true;
@@ -166,13 +167,17 @@ void Pool::destroy()
 			while (!c->groups[g].empty()) {
 				Zspage *zs = zspage_of(c->groups[g].next);
 
-				zsng_svc_log("zsmalloc_ng: destroying a pool with live objects");
+				zsng_svc_log(
+					"zsmalloc_ng: destroying a pool with live objects");
 				/* Free the leaked handles too: nothing else will. */
-				for (u32 idx = 0; idx < c->objs_per_zspage; idx++) {
-					HandleSlot *slot = alloced_slot(c, zs, idx);
+				for (u32 idx = 0; idx < c->objs_per_zspage;
+				     idx++) {
+					HandleSlot *slot =
+						alloced_slot(c, zs, idx);
 
 					if (slot)
-						zsng_svc_cache_free(slot_cache_, slot);
+						zsng_svc_cache_free(slot_cache_,
+								    slot);
 				}
 				remove_zspage(c, zs);
 				c->obj_used -= zs->inuse;
@@ -225,7 +230,8 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 	zs->class_idx = (u16)(c - classes_);
 	if (!c->huge) {
 		for (u32 idx = 0; idx < c->objs_per_zspage; idx++) {
-			u32 next = idx + 1 < c->objs_per_zspage ? idx + 1 : kNoObj;
+			u32 next = idx + 1 < c->objs_per_zspage ? idx + 1 :
+								  kNoObj;
 
 			*obj_header(c, zs, idx) = (ulong)next << 1;
 		}
@@ -282,8 +288,8 @@ u32 Pool::fix_group(SizeClass *c, Zspage *zs)
 
 	if (zs->isolated)
 		return g;
-	if (g != zs->group ||
-	    zs->shown != shown_group_of(policy_, zs->inuse, c->objs_per_zspage)) {
+	if (g != zs->group || zs->shown != shown_group_of(policy_, zs->inuse,
+							  c->objs_per_zspage)) {
 		remove_zspage(c, zs);
 		insert_zspage(c, zs);
 	}
@@ -393,7 +399,8 @@ ulong Pool::malloc(ulong size, u32 gfp)
 	if (ci >= nr_classes_)
 		return (ulong)-ZSNG_EINVAL;
 	c = &classes_[ci];
-	slot = static_cast<HandleSlot *>(zsng_svc_cache_alloc(slot_cache_, gfp));
+	slot = static_cast<HandleSlot *>(
+		zsng_svc_cache_alloc(slot_cache_, gfp));
 	if (!slot)
 		return (ulong)-ZSNG_ENOMEM;
 
@@ -526,19 +533,21 @@ ulong Pool::can_compact(SizeClass *c)
 	       c->pages_per_zspage;
 }
 
-static void object_copy(const SizeClass *c, Zspage *dst, u32 didx,
-			Zspage *src, u32 sidx)
+static void object_copy(const SizeClass *c, Zspage *dst, u32 didx, Zspage *src,
+			u32 sidx)
 {
 	ulong s = (ulong)sidx * c->size, d = (ulong)didx * c->size;
 	ulong len = c->size;
 
 	while (len) {
 		ulong soff = s & (kPageSize - 1), doff = d & (kPageSize - 1);
-		ulong n = min_of(len, min_of(kPageSize - soff, kPageSize - doff));
+		ulong n =
+			min_of(len, min_of(kPageSize - soff, kPageSize - doff));
 
-		__builtin_memcpy(static_cast<char *>(dst->pages[d >> kPageShift]) + doff,
-				 static_cast<char *>(src->pages[s >> kPageShift]) + soff,
-				 n);
+		__builtin_memcpy(
+			static_cast<char *>(dst->pages[d >> kPageShift]) + doff,
+			static_cast<char *>(src->pages[s >> kPageShift]) + soff,
+			n);
 		s += n;
 		d += n;
 		len -= n;
@@ -760,12 +769,12 @@ u32 Pool::class_inuse_counts(u32 idx, u32 *out, u32 max)
 	return n;
 }
 
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (ZSNG_WARN_ON(!(cond))) {                                   \
-			ok = false;                                            \
-			goto out;                                              \
-		}                                                              \
+#define CHECK(cond)                          \
+	do {                                 \
+		if (ZSNG_WARN_ON(!(cond))) { \
+			ok = false;          \
+			goto out;            \
+		}                            \
 	} while (0)
 
 bool Pool::check_consistency()
@@ -783,8 +792,8 @@ bool Pool::check_consistency()
 			bool bit = Bitmap::find_first(c->nonempty, g, g) >= 0;
 
 			CHECK(bit == !c->groups[g].empty());
-			for (ListNode *p = c->groups[g].next; p != &c->groups[g];
-			     p = p->next) {
+			for (ListNode *p = c->groups[g].next;
+			     p != &c->groups[g]; p = p->next) {
 				Zspage *zs = zspage_of(p);
 				u32 alloced = 0, free_len = 0;
 
@@ -793,8 +802,10 @@ bool Pool::check_consistency()
 						    c->objs_per_zspage));
 				CHECK(zs->inuse > 0);
 				CHECK(zs->class_idx == i);
-				for (u32 idx = 0; idx < c->objs_per_zspage; idx++) {
-					HandleSlot *s = alloced_slot(c, zs, idx);
+				for (u32 idx = 0; idx < c->objs_per_zspage;
+				     idx++) {
+					HandleSlot *s =
+						alloced_slot(c, zs, idx);
 
 					if (!s)
 						continue;
@@ -804,12 +815,15 @@ bool Pool::check_consistency()
 				CHECK(alloced == zs->inuse);
 				if (!c->huge) {
 					for (u32 f = zs->freeobj; f != kNoObj;
-					     f = (u32)(*obj_header(c, zs, f) >> 1)) {
+					     f = (u32)(*obj_header(c, zs, f) >>
+						       1)) {
 						CHECK(f < c->objs_per_zspage);
 						CHECK(!alloced_slot(c, zs, f));
-						CHECK(++free_len <= c->objs_per_zspage);
+						CHECK(++free_len <=
+						      c->objs_per_zspage);
 					}
-					CHECK(free_len + alloced == c->objs_per_zspage);
+					CHECK(free_len + alloced ==
+					      c->objs_per_zspage);
 				}
 				zspages++;
 				used += zs->inuse;

@@ -98,8 +98,7 @@ struct PoolStats {
 	ulong objs_used;
 };
 
-class Pool
-{
+class Pool {
     public:
 	static Pool *create(const char *name, Policy policy, u32 max_pages);
 	void destroy();

@@ -25,8 +25,7 @@ using namespace zsng;
 namespace
 {
 /* A line for emit(): text and decimal numbers, no libc. */
-class Line
-{
+class Line {
     public:
 	Line &operator<<(const char *s)
 	{
@@ -228,11 +227,13 @@ int run_class(Pattern pat, Policy policy, ulong seed, u32 zspages, u32 ci,
 	ulong len = cs.size - kObjHeaderSize;
 	Rng rng{ seed * 0x100000001b3ULL ^ ((u64)pat << 32) ^ cs.size };
 
-	handles = static_cast<ulong *>(zsng_svc_zalloc(sizeof(ulong) * n, ZSNG_GFP_KERNEL));
+	handles = static_cast<ulong *>(
+		zsng_svc_zalloc(sizeof(ulong) * n, ZSNG_GFP_KERNEL));
 	freed = static_cast<u8 *>(zsng_svc_zalloc(n, ZSNG_GFP_KERNEL));
-	inuse = static_cast<u32 *>(zsng_svc_zalloc(sizeof(u32) * zspages, ZSNG_GFP_KERNEL));
-	hist = static_cast<u32 *>(
-		zsng_svc_zalloc(sizeof(u32) * (cs.objs_per_zspage + 1), ZSNG_GFP_KERNEL));
+	inuse = static_cast<u32 *>(
+		zsng_svc_zalloc(sizeof(u32) * zspages, ZSNG_GFP_KERNEL));
+	hist = static_cast<u32 *>(zsng_svc_zalloc(
+		sizeof(u32) * (cs.objs_per_zspage + 1), ZSNG_GFP_KERNEL));
 	if (!handles || !freed || !inuse || !hist)
 		goto out;
 
@@ -263,17 +264,19 @@ int run_class(Pattern pat, Policy policy, ulong seed, u32 zspages, u32 ci,
 
 		ret = 0;
 		for (u32 k = 0; k < n; k++) {
-			if (handles[k] && !check_stamp(pool, handles[k], k, len))
+			if (handles[k] &&
+			    !check_stamp(pool, handles[k], k, len))
 				ret = -ZSNG_EINVAL;
 		}
 		if (!pool->check_consistency())
 			ret = -ZSNG_EINVAL;
 
 		Line l;
-		l << "class=" << (ulong)cs.size << " pages_per_zspage="
-		  << (ulong)cs.pages_per_zspage << " objs_per_zspage="
-		  << (ulong)cs.objs_per_zspage << " pattern="
-		  << kPatternNames[(int)pat] << " policy=" << policy_name(policy)
+		l << "class=" << (ulong)cs.size
+		  << " pages_per_zspage=" << (ulong)cs.pages_per_zspage
+		  << " objs_per_zspage=" << (ulong)cs.objs_per_zspage
+		  << " pattern=" << kPatternNames[(int)pat]
+		  << " policy=" << policy_name(policy)
 		  << " objs_moved=" << moved << " pages_freed=" << pages
 		  << " oracle_moved=" << o_moves << " oracle_pages=" << o_pages
 		  << " verified=" << (ulong)(ret == 0);
@@ -397,9 +400,9 @@ int zsng_core_run_scenarios(zsng_emit_fn emit, void *ctx)
 	return ret;
 }
 
-int zsng_core_run_experiment(const char *pattern, int policy, unsigned long seed,
-			     unsigned int zspages_per_class, zsng_emit_fn emit,
-			     void *ctx)
+int zsng_core_run_experiment(const char *pattern, int policy,
+			     unsigned long seed, unsigned int zspages_per_class,
+			     zsng_emit_fn emit, void *ctx)
 {
 	Pattern pat;
 	ExpTotals tot = {};
@@ -420,14 +423,15 @@ int zsng_core_run_experiment(const char *pattern, int policy, unsigned long seed
 		probe->destroy();
 	}
 	for (u32 ci = 0; ci < nr_classes && !ret; ci++) {
-		ret = run_class(pat, (Policy)policy, seed, zspages_per_class, ci,
-				&tot, emit, ctx);
+		ret = run_class(pat, (Policy)policy, seed, zspages_per_class,
+				ci, &tot, emit, ctx);
 		zsng_svc_cond_resched();
 	}
 	Line l;
-	l << "total pattern=" << pattern << " policy="
-	  << policy_name((Policy)policy) << " objs_moved=" << tot.moved
-	  << " pages_freed=" << tot.freed << " oracle_moved=" << tot.oracle_moved
+	l << "total pattern=" << pattern
+	  << " policy=" << policy_name((Policy)policy)
+	  << " objs_moved=" << tot.moved << " pages_freed=" << tot.freed
+	  << " oracle_moved=" << tot.oracle_moved
 	  << " oracle_pages=" << tot.oracle_freed;
 	emit(ctx, l.str());
 	return ret;

@@ -53,12 +53,12 @@ inline void add_relaxed(ulong &v, long delta)
 	__atomic_fetch_add(&v, (ulong)delta, __ATOMIC_RELAXED);
 }
 
-#define ZSNG_WARN_ON(cond)                                                     \
-	({                                                                     \
-		bool __c = !!(cond);                                           \
-		if (__builtin_expect(__c, 0))                                  \
-			zsng_svc_warn(__FILE__, __LINE__, #cond);              \
-		__c;                                                           \
+#define ZSNG_WARN_ON(cond)                                        \
+	({                                                        \
+		bool __c = !!(cond);                              \
+		if (__builtin_expect(__c, 0))                     \
+			zsng_svc_warn(__FILE__, __LINE__, #cond); \
+		__c;                                              \
 	})
 
 /* An intrusive circular doubly linked list, like the kernel's list_head. */
@@ -94,8 +94,8 @@ struct ListNode {
 	}
 };
 
-#define ZSNG_CONTAINER_OF(ptr, type, member)                                   \
-	reinterpret_cast<type *>(reinterpret_cast<char *>(ptr) -               \
+#define ZSNG_CONTAINER_OF(ptr, type, member)                     \
+	reinterpret_cast<type *>(reinterpret_cast<char *>(ptr) - \
 				 __builtin_offsetof(type, member))
 
 /* A bitmap of up to any number of bits, in 64-bit words. */

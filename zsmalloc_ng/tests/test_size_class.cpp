@@ -6,8 +6,7 @@
 
 using namespace zsng;
 
-class SizeClassTable : public ::testing::TestWithParam<u32>
-{
+class SizeClassTable : public ::testing::TestWithParam<u32> {
     protected:
 	void SetUp() override
 	{
@@ -24,8 +23,10 @@ TEST_P(SizeClassTable, AscendingDistinctAndMerged)
 	for (u32 i = 1; i < n; i++) {
 		EXPECT_LT(geo[i - 1].size, geo[i].size);
 		/* Neighbours with the same geometry would have been merged. */
-		EXPECT_FALSE(geo[i - 1].pages_per_zspage == geo[i].pages_per_zspage &&
-			     geo[i - 1].objs_per_zspage == geo[i].objs_per_zspage);
+		EXPECT_FALSE(geo[i - 1].pages_per_zspage ==
+				     geo[i].pages_per_zspage &&
+			     geo[i - 1].objs_per_zspage ==
+				     geo[i].objs_per_zspage);
 	}
 	EXPECT_EQ(geo[0].size, kMinAllocSize);
 	EXPECT_EQ(geo[n - 1].size, kPageSize);
@@ -39,8 +40,8 @@ TEST_P(SizeClassTable, GeometryFitsTheChain)
 		EXPECT_EQ(geo[i].objs_per_zspage,
 			  geo[i].pages_per_zspage * kPageSize / geo[i].size);
 		EXPECT_EQ(geo[i].size % kClassDelta, 0u);
-		EXPECT_EQ(geo[i].huge,
-			  geo[i].pages_per_zspage == 1 && geo[i].objs_per_zspage == 1);
+		EXPECT_EQ(geo[i].huge, geo[i].pages_per_zspage == 1 &&
+					       geo[i].objs_per_zspage == 1);
 	}
 	/* Only the last class is huge: every huge size merged into it. */
 	for (u32 i = 0; i + 1 < n; i++)

@@ -34,7 +34,8 @@ int main(int argc, char **argv)
 					       strtoul(argv[5], nullptr, 0),
 					       emit, nullptr);
 	} else {
-		fprintf(stderr, "usage: %s scenarios | experiment PATTERN POLICY SEED ZSPAGES\n",
+		fprintf(stderr,
+			"usage: %s scenarios | experiment PATTERN POLICY SEED ZSPAGES\n",
 			argv[0]);
 		return 2;
 	}
