@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Concurrency: three threads allocate, write, map and free their own
+ * objects while a fourth compacts the pool in a loop. Each worker checks
+ * every byte of its objects on every access, so a move that races with a
+ * mapper or a free shows up as a wrong byte, and the pool must be
+ * consistent at the end. Bounded by operation counts, not time.
+ */
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "test_helpers.hpp"
+
+using namespace zsng_test;
+
+namespace
+{
+constexpr int kWorkers = 3;
+constexpr int kOpsPerWorker = 40000;
+constexpr size_t kMaxLive = 600;
+
+struct Obj {
+	unsigned long h, len;
+	uint64_t seed;
+};
+
+struct WorkerResult {
+	long bad = 0, errors = 0, ops = 0;
+};
+
+void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
+{
+	std::mt19937_64 rng(id * 7919 + 1);
+	std::vector<Obj> mine;
+	uint64_t next_seed = (uint64_t)id << 40;
+
+	for (int op = 0; op < kOpsPerWorker; op++, res->ops++) {
+		unsigned int what = rng() % 100;
+
+		if (mine.size() < kMaxLive / 4 || (what < 45 && mine.size() < kMaxLive)) {
+			/* Few sizes, so that the threads share classes and zspages. */
+			static const unsigned long sizes[] = { 40, 200, 1016, 1500, 3000, 4000 };
+			unsigned long len = sizes[rng() % 6] - rng() % 8;
+			unsigned long h = zsng_core_malloc(pool, len, 0);
+
+			if (is_err(h)) {
+				res->errors++;
+				continue;
+			}
+			stamp(pool, h, len, next_seed);
+			mine.push_back({ h, len, next_seed++ });
+		} else if (what < 75) {
+			size_t i = rng() % mine.size();
+
+			if (first_bad_byte(pool, mine[i].h, mine[i].len, mine[i].seed) != -1)
+				res->bad++;
+			zsng_core_free(pool, mine[i].h);
+			mine[i] = mine.back();
+			mine.pop_back();
+		} else if (what < 90) {
+			/* Hold a mapping a while: compaction must wait, not move. */
+			size_t i = rng() % mine.size();
+			auto *p = static_cast<unsigned char *>(
+				zsng_core_map(pool, mine[i].h, kRW));
+
+			for (int pass = 0; pass < 3; pass++)
+				for (unsigned long b = 0; b < mine[i].len; b++)
+					if (p[b] != pattern_byte(mine[i].seed, b))
+						res->bad++;
+			mine[i].seed = next_seed++;
+			for (unsigned long b = 0; b < mine[i].len; b++)
+				p[b] = pattern_byte(mine[i].seed, b);
+			zsng_core_unmap(pool, mine[i].h);
+		} else {
+			size_t i = rng() % mine.size();
+
+			if (first_bad_byte(pool, mine[i].h, mine[i].len, mine[i].seed) != -1)
+				res->bad++;
+		}
+	}
+	for (const Obj &o : mine) {
+		if (first_bad_byte(pool, o.h, o.len, o.seed) != -1)
+			res->bad++;
+		zsng_core_free(pool, o.h);
+	}
+}
+
+} // namespace
+
+class Stress : public ::testing::TestWithParam<int>
+{
+};
+
+TEST_P(Stress, AllocFreeMapWhileCompacting)
+{
+	long pages0 = zsng_user_live_pages(), allocs0 = zsng_user_live_allocs();
+	long warnings0 = zsng_user_warnings();
+	PoolPtr pool = make_pool(GetParam());
+	std::atomic<int> running{ kWorkers };
+	std::vector<std::thread> threads;
+	WorkerResult res[kWorkers];
+	unsigned long compactions = 0, freed = 0;
+
+	ASSERT_NE(pool, nullptr);
+	for (int t = 0; t < kWorkers; t++)
+		threads.emplace_back([&, t] {
+			worker(pool.get(), t, &res[t]);
+			running--;
+		});
+	std::thread compactor([&] {
+		unsigned int nr = zsng_core_nr_classes(pool.get());
+
+		while (running.load()) {
+			freed += compactions % 2 ?
+					 zsng_core_compact(pool.get()) :
+					 zsng_core_compact_class(pool.get(),
+							 compactions / 2 % nr);
+			compactions++;
+			/* Both entry points race with each other too. */
+			if (compactions % 64 == 0)
+				std::this_thread::yield();
+		}
+	});
+	for (std::thread &t : threads)
+		t.join();
+	compactor.join();
+
+	for (int t = 0; t < kWorkers; t++) {
+		EXPECT_EQ(res[t].bad, 0) << "worker " << t;
+		EXPECT_EQ(res[t].errors, 0) << "worker " << t;
+		EXPECT_EQ(res[t].ops, kOpsPerWorker);
+	}
+	EXPECT_GT(compactions, 0u);
+	EXPECT_EQ(zsng_core_check(pool.get()), 0);
+	EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
+
+	struct zsng_core_pool_stats ps;
+	zsng_core_pool_stats(pool.get(), &ps);
+	EXPECT_EQ(ps.objs_used, 0u);
+	EXPECT_EQ(ps.pages_compacted, freed);
+	printf("[ info ] %s: %lu compactions, %lu pages freed, %lu objects moved\n",
+	       policy_str(GetParam()), compactions, freed, ps.objs_moved);
+	pool.reset();
+	EXPECT_EQ(zsng_user_live_pages(), pages0);
+	EXPECT_EQ(zsng_user_live_allocs(), allocs0);
+	EXPECT_EQ(zsng_user_warnings(), warnings0);
+}
+
+/* Two compactors at once: one of them returns 0 at once, nothing breaks. */
+TEST(Stress, ConcurrentCompactorsAndFrees)
+{
+	PoolPtr pool = make_pool(kRatio);
+	std::vector<Obj> objs;
+	std::mt19937 rng(5);
+
+	for (int k = 0; k < 4000; k++) {
+		unsigned long len = 1 + rng() % 3000;
+		unsigned long h = zsng_core_malloc(pool.get(), len, 0);
+
+		ASSERT_FALSE(is_err(h));
+		stamp(pool.get(), h, len, k);
+		objs.push_back({ h, len, (uint64_t)k });
+	}
+	std::atomic<bool> stop{ false };
+	auto compactor = [&] {
+		while (!stop.load())
+			zsng_core_compact(pool.get());
+	};
+	std::thread c1(compactor), c2(compactor);
+	/* Free in random order while both compactors run. */
+	for (size_t i = 0; i < objs.size(); i += 2) {
+		zsng_core_free(pool.get(), objs[i].h);
+		objs[i].h = 0;
+	}
+	stop = true;
+	c1.join();
+	c2.join();
+	EXPECT_EQ(zsng_core_check(pool.get()), 0);
+	for (const Obj &o : objs) {
+		if (!o.h)
+			continue;
+		EXPECT_EQ(first_bad_byte(pool.get(), o.h, o.len, o.seed), -1);
+		zsng_core_free(pool.get(), o.h);
+	}
+	EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
+}
+
+static std::string policy_param_name(const ::testing::TestParamInfo<int> &info)
+{
+	std::string s = policy_str(info.param);
+
+	for (char &c : s)
+		if (c == '-')
+			c = '_';
+	return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, Stress, ::testing::Range(0, kNrPolicies),
+			 policy_param_name);
