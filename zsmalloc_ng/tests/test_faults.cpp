@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocation-failure injection through the service layer: fail the
+ * (n+1)-th allocation for every n along a path (zsng_user_fail_after), and
+ * check that each failure is reported (NULL pool, -ENOMEM), nothing leaks,
+ * objects already stored keep their bytes, the pool stays consistent and
+ * no WARN fired.
+ */
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "test_helpers.hpp"
+
+using namespace zsng_test;
+
+namespace
+{
+constexpr unsigned long kENOMEM = (unsigned long)-12;
+
+/* Baseline of the service layer's counters, checked after every failure. */
+struct Baseline {
+	long pages = zsng_user_live_pages();
+	long allocs = zsng_user_live_allocs();
+	long warnings = zsng_user_warnings();
+
+	void expect_same(const char *what, long n) const
+	{
+		EXPECT_EQ(zsng_user_live_pages(), pages) << what << " n=" << n;
+		EXPECT_EQ(zsng_user_live_allocs(), allocs) << what << " n=" << n;
+		EXPECT_EQ(zsng_user_warnings(), warnings) << what << " n=" << n;
+	}
+};
+
+/* Injection is global: never leave it armed for the next test. */
+struct FailAfter {
+	explicit FailAfter(long n)
+	{
+		zsng_user_fail_after(n);
+	}
+	~FailAfter()
+	{
+		zsng_user_fail_after(-1);
+	}
+};
+
+void ignore(void *, const char *)
+{
+}
+
+/*
+ * KNOWN BUG (reported, core not ours to edit): Pool::init() returns false
+ * when a class's nonempty or group_count array cannot be allocated after
+ * its groups array was, before the group list heads are initialised;
+ * Pool::destroy() then walks the zeroed heads as lists and dereferences
+ * NULL (pool.cpp destroy -> alloced_slot -> obj_header). Pool creation
+ * allocates the pool, the geometry table, the class array, then per class
+ * groups, nonempty, group_count: failure n (n >= 3) hits the bug unless it
+ * is a groups allocation. Flip this when the fix lands; the sweeps below
+ * then cover every point.
+ */
+constexpr bool kInitUnwindFixed = false;
+
+bool hits_init_unwind_bug(long n)
+{
+	return !kInitUnwindFixed && n >= 3 && (n - 3) % 3 != 0;
+}
+
+} // namespace
+
+class Faults : public ::testing::TestWithParam<int>
+{
+};
+
+/*
+ * Pool creation allocates the pool, a geometry table, the class array and
+ * three arrays per class: every one of them may fail.
+ */
+TEST_P(Faults, PoolCreation)
+{
+	Baseline base;
+	long n;
+
+	for (n = 0; n < 5000; n++) {
+		long failures0 = zsng_user_failures();
+		zsng_core_pool *pool;
+
+		if (hits_init_unwind_bug(n))
+			continue;
+		{
+			FailAfter arm(n);
+			pool = zsng_core_create("zsng-fault", GetParam(), 8);
+		}
+		if (pool) {
+			/* the first n that succeeds: every allocation was tried */
+			EXPECT_EQ(zsng_user_failures(), failures0);
+			zsng_core_destroy(pool);
+			break;
+		}
+		/* every allocation after the first failure fails too */
+		EXPECT_GE(zsng_user_failures(), failures0 + 1) << "n=" << n;
+		base.expect_same("create", n);
+		if (HasFailure())
+			return;
+	}
+	/* pool + geometry + classes + 3 per class */
+	EXPECT_GT(n, 3 + 3 * 50);
+	EXPECT_LT(n, 3 + 3 * 200);
+	base.expect_same("create+destroy", n);
+}
+
+/*
+ * malloc() that needs a new zspage of a multi-page class allocates, in
+ * order: the handle slot, the zspage descriptor, then each page. Failing
+ * each must leave the pool exactly as it was.
+ */
+TEST_P(Faults, MallocNewZspage)
+{
+	Baseline base;
+	PoolPtr pool = make_pool(GetParam());
+	const unsigned long len = 3000;
+	unsigned int ci = zsng_core_class_index(pool.get(), len);
+	struct zsng_core_class_stats cs;
+	std::vector<unsigned long> stored;
+
+	zsng_core_class_stats(pool.get(), ci, &cs);
+	ASSERT_GT(cs.pages_per_zspage, 1u);
+	/* before: one full zspage of this class and objects in other classes */
+	for (unsigned int k = 0; k < cs.objs_per_zspage; k++)
+		stored.push_back(zsng_core_malloc(pool.get(), len, 0));
+	for (unsigned long l : { 10ul, 500ul, 4096ul })
+		stored.push_back(zsng_core_malloc(pool.get(), l, 0));
+	for (size_t k = 0; k < stored.size(); k++) {
+		ASSERT_FALSE(is_err(stored[k]));
+		stamp(pool.get(), stored[k], 10, k);
+	}
+	Baseline with_objects;
+	unsigned long pages = zsng_core_total_pages(pool.get());
+	const long steps = 2 + cs.pages_per_zspage; /* slot, descriptor, pages */
+
+	for (long n = 0; n <= steps; n++) {
+		unsigned long h;
+		{
+			FailAfter arm(n);
+			h = zsng_core_malloc(pool.get(), len, 0);
+		}
+		if (n < steps) {
+			EXPECT_EQ(h, kENOMEM) << "n=" << n;
+			with_objects.expect_same("malloc", n);
+			EXPECT_EQ(zsng_core_total_pages(pool.get()), pages);
+		} else {
+			ASSERT_FALSE(is_err(h)) << "all " << steps << " allocations given";
+			stamp(pool.get(), h, len, 99);
+			EXPECT_EQ(zsng_core_total_pages(pool.get()),
+				  pages + cs.pages_per_zspage);
+			EXPECT_EQ(first_bad_byte(pool.get(), h, len, 99), -1);
+			zsng_core_free(pool.get(), h);
+		}
+		ASSERT_EQ(zsng_core_check(pool.get()), 0) << "n=" << n;
+		for (size_t k = 0; k < stored.size(); k++)
+			EXPECT_EQ(first_bad_byte(pool.get(), stored[k], 10, k), -1);
+	}
+	/* A zspage with room needs only the slot: n=0 fails, n=1 succeeds. */
+	zsng_core_free(pool.get(), stored[0]);
+	{
+		FailAfter arm(0);
+		EXPECT_EQ(zsng_core_malloc(pool.get(), len, 0), kENOMEM);
+	}
+	{
+		FailAfter arm(1);
+		stored[0] = zsng_core_malloc(pool.get(), len, 0);
+	}
+	ASSERT_FALSE(is_err(stored[0]));
+	stamp(pool.get(), stored[0], 10, 0);
+	EXPECT_EQ(zsng_core_check(pool.get()), 0);
+	/* Compaction allocates nothing: it works with injection armed. */
+	for (size_t k = 1; k < cs.objs_per_zspage; k += 2) {
+		zsng_core_free(pool.get(), stored[k]);
+		stored[k] = 0;
+	}
+	{
+		FailAfter arm(0);
+		zsng_core_compact(pool.get());
+	}
+	EXPECT_EQ(zsng_core_check(pool.get()), 0);
+	for (size_t k = 0; k < stored.size(); k++) {
+		if (!stored[k])
+			continue;
+		EXPECT_EQ(first_bad_byte(pool.get(), stored[k], 10, k), -1);
+		zsng_core_free(pool.get(), stored[k]);
+	}
+	pool.reset();
+	base.expect_same("malloc teardown", 0);
+}
+
+/* Every chain length: each page of the chain fails in turn. */
+TEST_P(Faults, MallocEveryPageOfEveryChain)
+{
+	PoolPtr pool = make_pool(GetParam(), 16);
+	Baseline base; /* with the empty pool */
+	unsigned int nr = zsng_core_nr_classes(pool.get());
+
+	for (unsigned int ci = 0; ci < nr; ci++) {
+		struct zsng_core_class_stats cs;
+
+		zsng_core_class_stats(pool.get(), ci, &cs);
+		unsigned long len = cs.huge ? ZSNG_PAGE_SIZE : cs.size - 8;
+		long steps = 2 + cs.pages_per_zspage;
+
+		for (long n = 0; n < steps; n++) {
+			FailAfter arm(n);
+			ASSERT_EQ(zsng_core_malloc(pool.get(), len, 0), kENOMEM)
+				<< "class " << cs.size << " n=" << n;
+		}
+		base.expect_same("chain", (long)ci);
+	}
+	EXPECT_EQ(zsng_core_check(pool.get()), 0);
+	EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
+}
+
+/*
+ * The experiment and scenario runners create pools and allocate thousands
+ * of objects; a failure anywhere must come back as -ENOMEM with everything
+ * released. All early failure points (the probe pool, the first class's
+ * pool and objects), then points spread over the whole run.
+ */
+TEST_P(Faults, ExperimentRun)
+{
+	if (!kInitUnwindFixed)
+		GTEST_SKIP() << "pool creation unwind bug: see kInitUnwindFixed";
+	Baseline base;
+	auto run = [&] {
+		return zsng_core_run_experiment("random", GetParam(), 3, 2, ignore,
+						nullptr);
+	};
+	long lo = 0, hi = 1;
+
+	ASSERT_EQ(run(), 0);
+	/* The allocation count T: the smallest n that lets the run succeed. */
+	for (;; hi *= 2) {
+		FailAfter arm(hi);
+		if (run() == 0)
+			break;
+	}
+	while (lo < hi) {
+		long mid = (lo + hi) / 2;
+		FailAfter arm(mid);
+
+		if (run() == 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	const long total = lo;
+	base.expect_same("experiment search", total);
+
+	std::vector<long> points;
+	for (long n = 0; n < 400 && n < total; n++)
+		points.push_back(n);
+	for (long k = 1; k <= 40; k++)
+		points.push_back(total * k / 41);
+	points.push_back(total - 1);
+	for (long n : points) {
+		int r;
+		{
+			FailAfter arm(n);
+			r = run();
+		}
+		EXPECT_EQ(r, -12) << "n=" << n << " of " << total;
+		base.expect_same("experiment", n);
+		if (HasFailure())
+			return;
+	}
+}
+
+/*
+ * Until the unwind fix lands, at least the object phase of the experiment:
+ * after the probe pool and the first class's pool (3 + 3 * nr_classes
+ * allocations each) and its four work arrays, each of class 0's objects
+ * takes a slot, and each new zspage a descriptor and its pages.
+ */
+TEST_P(Faults, ExperimentObjectPhase)
+{
+	Baseline base;
+	PoolPtr probe = make_pool(GetParam());
+	struct zsng_core_class_stats cs;
+	const long per_pool = 3 + 3 * (long)zsng_core_nr_classes(probe.get());
+	const unsigned int zspages = 2;
+
+	zsng_core_class_stats(probe.get(), 0, &cs);
+	probe.reset();
+	const long first = 2 * per_pool + 4;
+	const long objects = (long)zspages * cs.objs_per_zspage +
+			     zspages * (1 + (long)cs.pages_per_zspage);
+
+	for (long n = first; n < first + objects; n++) {
+		int r;
+		{
+			FailAfter arm(n);
+			r = zsng_core_run_experiment("strided", GetParam(), 1, zspages,
+						     ignore, nullptr);
+		}
+		EXPECT_EQ(r, -12) << "n=" << n;
+		base.expect_same("experiment objects", n);
+		if (HasFailure())
+			return;
+	}
+}
+
+TEST(FaultsScenarios, ScenarioRun)
+{
+	if (!kInitUnwindFixed)
+		GTEST_SKIP() << "pool creation unwind bug: see kInitUnwindFixed";
+	Baseline base;
+
+	for (long n = 0; n < 1500; n += 7) {
+		int r;
+		{
+			FailAfter arm(n);
+			r = zsng_core_run_scenarios(ignore, nullptr);
+		}
+		if (r == 0)
+			break;
+		EXPECT_EQ(r, -12) << "n=" << n;
+		base.expect_same("scenarios", n);
+		if (HasFailure())
+			return;
+	}
+}
+
+static std::string policy_param_name(const ::testing::TestParamInfo<int> &info)
+{
+	std::string s = policy_str(info.param);
+
+	for (char &c : s)
+		if (c == '-')
+			c = '_';
+	return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, Faults, ::testing::Range(0, kNrPolicies),
+			 policy_param_name);
