@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages this project needs: build (kernel headers,
+# g++-12, cmake, gtest, benchmark), the test VM (QEMU, the Debian kernel
+# image and what goes into the initramfs), style checks and plotting.
+#
+# Idempotent: dpkg-query decides what is missing, and only that is
+# installed; 'apt-get update' runs only when something is missing.
+# Usage: scripts/deps.sh [--check]   (--check: list missing, exit 1 if any)
+set -eu
+
+PACKAGES="
+	linux-headers-amd64 linux-image-amd64 linux-source-6.1
+	qemu-system-x86 busybox-static fio kmod util-linux e2fsprogs
+	cpio gzip zstd file
+	ministat gnuplot-nox
+	gcc-12 g++-12 make cmake libgtest-dev libbenchmark-dev
+	clang libclang-rt-14-dev clang-format
+	python3 jq bc
+"
+
+missing=
+for pkg in $PACKAGES; do
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+	[ "$status" = installed ] || missing="$missing $pkg"
+done
+
+if [ -z "$missing" ]; then
+	echo "deps: all packages installed"
+	exit 0
+fi
+
+echo "deps: missing:$missing"
+[ "${1:-}" = --check ] && exit 1
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086 # word splitting is the point
+$SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Both modules load, run their init-time self-check, coexist with the stock
+# zram/zsmalloc, and unload without a kernel warning.
+. "$(dirname "$0")/../lib.sh"
+
+loaded() { lsmod | grep -q "^$1 "; }
+warnings() { dmesg | grep -cE 'WARNING:|BUG:|Oops'; }
+
+ktap_header
+ktap_plan 8
+warn_before=$(warnings)
+
+# modprobe resolves zram_ng's dependency on zsmalloc_ng through modules.dep.
+if modprobe zram_ng; then
+	ktap_ok "modprobe zram_ng"
+else
+	ktap_fail "modprobe zram_ng"
+fi
+ktap_result "zsmalloc_ng pulled in and listed" loaded zsmalloc_ng
+ktap_result "zram_ng listed" loaded zram_ng
+
+# The C++ core checks itself at module init and prints exactly this line.
+ktap_result "zsmalloc_ng self-check passed at init" \
+	sh -c 'dmesg | grep -q "zsmalloc_ng: self-check passed"'
+
+# Our modules must not clash with the stock ones (symbols, sysfs, major).
+if modprobe zram && loaded zram && loaded zsmalloc; then
+	ktap_ok "stock zram and zsmalloc load beside them"
+else
+	ktap_fail "stock zram and zsmalloc load beside them"
+fi
+ktap_result "stock zram and zsmalloc unload" rmmod zram zsmalloc
+
+if rmmod zram_ng zsmalloc_ng && ! loaded zram_ng && ! loaded zsmalloc_ng; then
+	ktap_ok "rmmod zram_ng zsmalloc_ng"
+else
+	ktap_fail "rmmod zram_ng zsmalloc_ng"
+fi
+assert_eq "$warn_before" "$(warnings)" "kernel warnings" &&
+	ktap_ok "no kernel warning" || ktap_fail "no kernel warning"
+
+ktap_finish
