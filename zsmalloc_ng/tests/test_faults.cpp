@@ -255,10 +255,10 @@ TEST_P(Faults, ExperimentRun)
 	base.expect_same("experiment search", total);
 
 	std::vector<long> points;
-	for (long n = 0; n < 400 && n < total; n++)
+	for (long n = 0; n < 300 && n < total; n++)
 		points.push_back(n);
-	for (long k = 1; k <= 40; k++)
-		points.push_back(total * k / 41);
+	for (long k = 1; k <= 20; k++)
+		points.push_back(total * k / 21);
 	points.push_back(total - 1);
 	for (long n : points) {
 		int r;
