@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Microbenchmarks of the userspace build (not sanitized): malloc + write +
+ * free per size, a read through map(RO), and compaction of a fragmented
+ * pool per policy. BM_Memcpy copies the same bytes, so bytes_per_second of
+ * an allocator benchmark reads as a fraction of memory bandwidth.
+ *
+ *   .cache/bench/zsng_bench --benchmark_min_time=0.2
+ */
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "zsng_core.h"
+
+namespace
+{
+const int kSizes[] = { 64, 512, 2048, 3000 };
+const char *const kPolicies[] = { "legacy", "legacy-groups", "ratio", "exact" };
+
+zsng_core_pool *make(int policy)
+{
+	return zsng_core_create("zsng-bench", policy, 8);
+}
+
+void BM_MallocWriteFree(benchmark::State &state)
+{
+	const unsigned long len = state.range(0);
+	zsng_core_pool *pool = make(2);
+	std::vector<char> src(len, 'z');
+	/* A resident object keeps a zspage alive, as in a working pool. */
+	unsigned long keep = zsng_core_malloc(pool, len, 0);
+
+	for (auto _ : state) {
+		unsigned long h = zsng_core_malloc(pool, len, 0);
+		void *p = zsng_core_map(pool, h, 2 /* WO */);
+
+		memcpy(p, src.data(), len);
+		zsng_core_unmap(pool, h);
+		zsng_core_free(pool, h);
+	}
+	state.SetBytesProcessed((int64_t)state.iterations() * len);
+	zsng_core_free(pool, keep);
+	zsng_core_destroy(pool);
+}
+
+void BM_MapReadOnly(benchmark::State &state)
+{
+	const unsigned long len = state.range(0);
+	zsng_core_pool *pool = make(2);
+	std::vector<unsigned long> hs;
+	std::vector<char> dst(len);
+
+	/* Enough objects that some span pages: the bounce copy is measured. */
+	for (int k = 0; k < 256; k++) {
+		unsigned long h = zsng_core_malloc(pool, len, 0);
+
+		memset(zsng_core_map(pool, h, 2), k, len);
+		zsng_core_unmap(pool, h);
+		hs.push_back(h);
+	}
+	size_t i = 0;
+	for (auto _ : state) {
+		unsigned long h = hs[i++ % hs.size()];
+		const void *p = zsng_core_map(pool, h, 1 /* RO */);
+
+		memcpy(dst.data(), p, len);
+		zsng_core_unmap(pool, h);
+		benchmark::DoNotOptimize(dst.data());
+	}
+	state.SetBytesProcessed((int64_t)state.iterations() * len);
+	for (unsigned long h : hs)
+		zsng_core_free(pool, h);
+	zsng_core_destroy(pool);
+}
+
+void BM_Memcpy(benchmark::State &state)
+{
+	const unsigned long len = state.range(0);
+	/* The same working set as BM_MapReadOnly: 256 objects. */
+	std::vector<char> src(256 * len, 'z'), dst(len);
+	size_t i = 0;
+
+	for (auto _ : state) {
+		memcpy(dst.data(), src.data() + (i++ % 256) * len, len);
+		benchmark::DoNotOptimize(dst.data());
+	}
+	state.SetBytesProcessed((int64_t)state.iterations() * len);
+}
+
+/*
+ * Fill 4000 objects of mixed sizes, free ~60% at random, compact. The
+ * fragmentation is rebuilt outside the timed region for every iteration.
+ */
+void BM_CompactFragmented(benchmark::State &state)
+{
+	const int policy = (int)state.range(0);
+	unsigned long moved = 0, freed = 0;
+
+	state.SetLabel(kPolicies[policy]);
+	for (auto _ : state) {
+		state.PauseTiming();
+		zsng_core_pool *pool = make(policy);
+		std::mt19937 rng(1);
+		std::vector<unsigned long> hs;
+
+		for (int k = 0; k < 4000; k++) {
+			unsigned long h = zsng_core_malloc(pool, 32 + rng() % 3000, 0);
+
+			if (rng() % 10 < 6)
+				zsng_core_free(pool, h);
+			else
+				hs.push_back(h);
+		}
+		state.ResumeTiming();
+		freed += zsng_core_compact(pool);
+		state.PauseTiming();
+		struct zsng_core_pool_stats ps;
+		zsng_core_pool_stats(pool, &ps);
+		moved += ps.objs_moved;
+		for (unsigned long h : hs)
+			zsng_core_free(pool, h);
+		zsng_core_destroy(pool);
+		state.ResumeTiming();
+	}
+	state.counters["objs_moved"] =
+		benchmark::Counter((double)moved, benchmark::Counter::kAvgIterations);
+	state.counters["pages_freed"] =
+		benchmark::Counter((double)freed, benchmark::Counter::kAvgIterations);
+}
+
+void sizes(benchmark::internal::Benchmark *b)
+{
+	for (int s : kSizes)
+		b->Arg(s);
+}
+
+} // namespace
+
+BENCHMARK(BM_MallocWriteFree)->Apply(sizes);
+BENCHMARK(BM_MapReadOnly)->Apply(sizes);
+BENCHMARK(BM_Memcpy)->Apply(sizes);
+BENCHMARK(BM_CompactFragmented)->DenseRange(0, 3)->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();

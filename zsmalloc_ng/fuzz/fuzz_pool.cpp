@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: random operation sequences against a shadow model.
+ *
+ * The first byte picks the policy (and the chain limit); then each op is
+ * one byte of opcode and a few bytes of argument. The shadow keeps, per
+ * live handle, its length and the seed of its contents, so every read,
+ * every free and a periodic full sweep check every byte; zsng_core_check()
+ * runs every 64 ops and at the end. Allocation failures are injected by
+ * the input too; a failed malloc must return -ENOMEM and change nothing.
+ */
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+#include "svc.h"
+#include "svc_user.h"
+#include "zsng_core.h"
+
+namespace
+{
+struct Obj {
+	unsigned long h, len;
+	uint32_t seed;
+};
+
+struct Input {
+	const uint8_t *p;
+	size_t n;
+
+	bool empty() const
+	{
+		return n == 0;
+	}
+	uint8_t u8()
+	{
+		if (!n)
+			return 0;
+		n--;
+		return *p++;
+	}
+	uint16_t u16()
+	{
+		return (uint16_t)(u8() | u8() << 8);
+	}
+};
+
+unsigned char byte_of(uint32_t seed, unsigned long i)
+{
+	uint32_t z = seed * 2654435761u + (uint32_t)i * 40503u;
+
+	return (unsigned char)(z ^ (z >> 13));
+}
+
+void fill(zsng_core_pool *pool, const Obj &o, int mode)
+{
+	auto *p = static_cast<unsigned char *>(zsng_core_map(pool, o.h, mode));
+
+	for (unsigned long i = 0; i < o.len; i++)
+		p[i] = byte_of(o.seed, i);
+	zsng_core_unmap(pool, o.h);
+}
+
+void verify(zsng_core_pool *pool, const Obj &o)
+{
+	auto *p = static_cast<const unsigned char *>(zsng_core_map(pool, o.h, 1));
+
+	for (unsigned long i = 0; i < o.len; i++)
+		if (p[i] != byte_of(o.seed, i))
+			__builtin_trap();
+	zsng_core_unmap(pool, o.h);
+}
+
+void check(zsng_core_pool *pool)
+{
+	if (zsng_core_check(pool) != 0 || zsng_user_warnings() != 0)
+		__builtin_trap();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	Input in{ data, size };
+	uint8_t first = in.u8();
+	int policy = first % 4;
+	unsigned int max_pages = 4 + (first >> 2) % 13;
+	long pages0 = zsng_user_live_pages(), allocs0 = zsng_user_live_allocs();
+	std::vector<Obj> live;
+	uint32_t next_seed = 1;
+	unsigned int ops = 0;
+
+	zsng_core_pool *pool = zsng_core_create("zsng-fuzz", policy, max_pages);
+	if (!pool)
+		__builtin_trap();
+	unsigned int nr = zsng_core_nr_classes(pool);
+
+	while (!in.empty() && ops++ < 4096) {
+		uint8_t op = in.u8();
+
+		switch (op % 8) {
+		case 0:
+		case 1: { /* alloc: sizes 0..4097 reach both error paths */
+			unsigned long len = in.u16() % 4098;
+			uint8_t fail = in.u8();
+			Obj o{ 0, len, next_seed++ };
+
+			/* Some allocations run with injection armed. */
+			if (fail < 32)
+				zsng_user_fail_after(fail % 4);
+			o.h = zsng_core_malloc(pool, len, 0);
+			zsng_user_fail_after(-1);
+			if (len == 0 || len > ZSNG_PAGE_SIZE) {
+				if (o.h != (unsigned long)-22)
+					__builtin_trap();
+				break;
+			}
+			if (o.h == (unsigned long)-12) {
+				if (fail >= 32)
+					__builtin_trap();
+				break;
+			}
+			if (o.h >= (unsigned long)-4095L)
+				__builtin_trap();
+			fill(pool, o, op & 8 ? 2 /* WO */ : 0 /* RW */);
+			live.push_back(o);
+			break;
+		}
+		case 2: { /* free */
+			if (live.empty())
+				break;
+			size_t i = in.u16() % live.size();
+
+			verify(pool, live[i]);
+			zsng_core_free(pool, live[i].h);
+			live[i] = live.back();
+			live.pop_back();
+			break;
+		}
+		case 3: { /* rewrite in place through RW */
+			if (live.empty())
+				break;
+			Obj &o = live[in.u16() % live.size()];
+
+			verify(pool, o);
+			o.seed = next_seed++;
+			fill(pool, o, 0);
+			break;
+		}
+		case 4: /* read */
+			if (!live.empty())
+				verify(pool, live[in.u16() % live.size()]);
+			break;
+		case 5: { /* compact everything */
+			unsigned long can = zsng_core_compactable_pages(pool);
+			unsigned long before = zsng_core_total_pages(pool);
+			unsigned long freed = zsng_core_compact(pool);
+
+			if (freed > can || zsng_core_total_pages(pool) != before - freed)
+				__builtin_trap();
+			/* Single-threaded: every policy frees all it can. */
+			if (zsng_core_compactable_pages(pool) != 0)
+				__builtin_trap();
+			break;
+		}
+		case 6: /* compact one class, sometimes out of range */
+			zsng_core_compact_class(pool, in.u8() % (nr + 2));
+			break;
+		case 7: /* sweep */
+			for (const Obj &o : live)
+				verify(pool, o);
+			break;
+		}
+		if (ops % 64 == 0)
+			check(pool);
+	}
+	check(pool);
+	for (const Obj &o : live) {
+		verify(pool, o);
+		zsng_core_free(pool, o.h);
+	}
+	if (zsng_core_total_pages(pool) != 0)
+		__builtin_trap();
+	zsng_core_destroy(pool);
+	if (zsng_user_live_pages() != pages0 || zsng_user_live_allocs() != allocs0)
+		__builtin_trap();
+	return 0;
+}
