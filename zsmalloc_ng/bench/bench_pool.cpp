@@ -91,7 +91,7 @@ void BM_Memcpy(benchmark::State &state)
 }
 
 /*
- * Fill 4000 objects of mixed sizes, free ~60% at random, compact. The
+ * Fill 20000 objects of mixed sizes, free ~60% at random, compact. The
  * fragmentation is rebuilt outside the timed region for every iteration.
  */
 void BM_CompactFragmented(benchmark::State &state)
@@ -106,13 +106,13 @@ void BM_CompactFragmented(benchmark::State &state)
 		std::mt19937 rng(1);
 		std::vector<unsigned long> hs;
 
-		for (int k = 0; k < 4000; k++) {
-			unsigned long h = zsng_core_malloc(pool, 32 + rng() % 3000, 0);
-
-			if (rng() % 10 < 6)
+		for (int k = 0; k < 20000; k++)
+			hs.push_back(zsng_core_malloc(pool, 32 + rng() % 3000, 0));
+		for (unsigned long &h : hs) {
+			if (rng() % 10 < 6) {
 				zsng_core_free(pool, h);
-			else
-				hs.push_back(h);
+				h = 0;
+			}
 		}
 		state.ResumeTiming();
 		freed += zsng_core_compact(pool);
@@ -121,7 +121,8 @@ void BM_CompactFragmented(benchmark::State &state)
 		zsng_core_pool_stats(pool, &ps);
 		moved += ps.objs_moved;
 		for (unsigned long h : hs)
-			zsng_core_free(pool, h);
+			if (h)
+				zsng_core_free(pool, h);
 		zsng_core_destroy(pool);
 		state.ResumeTiming();
 	}
