@@ -141,12 +141,15 @@ bool Pool::init(const char *name, Policy policy, u32 max_pages)
 			8 * Bitmap::words_for(c->nr_groups), ZSNG_GFP_KERNEL));
 		c->group_count = static_cast<ulong *>(zsng_svc_zalloc(
 			sizeof(ulong) * kMaxShownGroups, ZSNG_GFP_KERNEL));
+		/* destroy() walks the lists: make them valid before any exit. */
+		if (c->groups) {
+			for (u32 g = 0; g < c->nr_groups; g++)
+				c->groups[g].init();
+		}
 		if (!c->groups || !c->nonempty || !c->group_count) {
 			zsng_svc_free(geo);
 			return false;
 		}
-		for (u32 g = 0; g < c->nr_groups; g++)
-			c->groups[g].init();
 		/* The smallest request that lands in a huge class. */
 		if (c->huge && !huge_class_size_)
 			huge_class_size_ = (i ? classes_[i - 1].size : 0) + 1 -
@@ -181,6 +184,8 @@ void Pool::destroy()
 				}
 				remove_zspage(c, zs);
 				c->obj_used -= zs->inuse;
+				/* Leaked by the user, already reported: not a bug here. */
+				zs->inuse = 0;
 				free_zspage(c, zs);
 			}
 		}

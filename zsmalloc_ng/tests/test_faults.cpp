@@ -59,7 +59,7 @@ void ignore(void *, const char *)
  * is a groups allocation. Flip this when the fix lands; the sweeps below
  * then cover every point.
  */
-constexpr bool kInitUnwindFixed = false;
+constexpr bool kInitUnwindFixed = true;
 
 bool hits_init_unwind_bug(long n)
 {
