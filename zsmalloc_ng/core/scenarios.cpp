@@ -337,6 +337,9 @@ int run_scenario(const Scenario &s, Policy policy, zsng_emit_fn emit, void *ctx)
 	ulong freed;
 	int ret = 0;
 	ClassStats cs;
+	u32 inuse[64], hist[kPageSize / kMinAllocSize + 1];
+	u32 nz;
+	ulong o_moves = 0, o_pages = 0;
 
 	if (!pool)
 		return -ZSNG_ENOMEM;
@@ -358,6 +361,10 @@ int run_scenario(const Scenario &s, Policy policy, zsng_emit_fn emit, void *ctx)
 			handles[k] = 0;
 		}
 	}
+	pool->class_stats(ci, &cs);
+	nz = pool->class_inuse_counts(ci, inuse, 64);
+	oracle(inuse, min_of(nz, 64u), cs.objs_per_zspage, cs.pages_per_zspage,
+	       &o_moves, &o_pages, hist);
 	freed = pool->compact_class(ci);
 	pool->class_stats(ci, &cs);
 	for (u32 k = 0; k < n; k++)
@@ -370,7 +377,8 @@ int run_scenario(const Scenario &s, Policy policy, zsng_emit_fn emit, void *ctx)
 		l << "scenario=" << s.name << " policy=" << policy_name(policy)
 		  << " objs_moved=" << cs.objs_moved << " pages_freed=" << freed
 		  << " pages_used=" << cs.pages_used
-		  << " verified=" << (ulong)(ret == 0);
+		  << " verified=" << (ulong)(ret == 0)
+		  << " oracle_moved=" << o_moves << " oracle_pages=" << o_pages;
 		emit(ctx, l.str());
 	}
 out:

@@ -148,7 +148,9 @@ TEST(CompactionScenarios, RunnerMatchesHandCounts)
 				 "scenario=%s policy=%s objs_moved=%lu pages_freed=%lu "
 				 "pages_used=%lu verified=1",
 				 s.name, policy_str(p), e.moved, e.freed, e.used);
-			EXPECT_EQ(got[std::string(s.name) + "/" + policy_str(p)], want);
+			/* The oracle's figures follow; scripts/test-compaction-experiment checks them. */
+			EXPECT_EQ(got[std::string(s.name) + "/" + policy_str(p)].substr(0, strlen(want)),
+				  want);
 		}
 	}
 }
