@@ -10,7 +10,6 @@
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/mutex.h>
 #include <linux/string.h>
 #include "zram_ng.h"
 
@@ -178,29 +177,14 @@ static ssize_t max_comp_streams_store(struct device *dev,
 	return len;
 }
 
-/*
- * zsmalloc_ng resolves ZSNG_POLICY_DEFAULT from its default_policy module
- * parameter when a pool is created, and has no call to read it: ask it by
- * creating an empty pool. The mutex keeps two readers' probe pools apart.
- */
-static DEFINE_MUTEX(policy_probe_mutex);
-
+/* The policy the device's pool has, or will have when disksize is set. */
 static int zram_ng_resolve_policy(struct zram_ng *zram)
 {
-	struct zsng_pool *probe;
-	int policy;
-
 	if (zram->mem_pool)
 		return zsng_pool_policy(zram->mem_pool);
 	if (zram->policy != ZSNG_POLICY_DEFAULT)
 		return zram->policy;
-
-	mutex_lock(&policy_probe_mutex);
-	probe = zsng_create_pool("zram_ng-policy-probe", ZSNG_POLICY_DEFAULT);
-	policy = probe ? zsng_pool_policy(probe) : ZSNG_POLICY_DEFAULT;
-	zsng_destroy_pool(probe);
-	mutex_unlock(&policy_probe_mutex);
-	return policy;
+	return zsng_default_policy();
 }
 
 static ssize_t allocator_policy_show(struct device *dev,

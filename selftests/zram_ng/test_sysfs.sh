@@ -18,7 +18,7 @@ reads() {	# reads WANT ATTR DESC
 }
 
 ktap_header
-ktap_plan 74
+ktap_plan 75
 
 zng_fresh
 ktap_result "num_devices=1 by default gives zram_ng0 only" \
@@ -37,6 +37,11 @@ for a in lzo lzo-rle lz4hc zstd; do
 done
 ktap_result "allocator_policy shows the default legacy legacy-groups [ratio] exact" \
 	assert_eq "legacy legacy-groups [ratio] exact" "$(cat $D/allocator_policy)"
+# The default follows zsmalloc_ng's default_policy until the device chooses.
+echo exact >/sys/module/zsmalloc_ng/parameters/default_policy
+ktap_result "allocator_policy follows zsmalloc_ng's default_policy (exact)" \
+	assert_eq "legacy legacy-groups ratio [exact]" "$(cat $D/allocator_policy)"
+echo ratio >/sys/module/zsmalloc_ng/parameters/default_policy
 bad EINVAL "" compact "compact before init: EINVAL"
 bad EINVAL 1 compact "compact before init (1): EINVAL"
 ktap_result "mm_stat has 10 columns" \

@@ -72,6 +72,9 @@ int zsng_pool_policy(struct zsng_pool *pool);
  */
 size_t zsng_huge_class_size(struct zsng_pool *pool);
 
+/* What ZSNG_POLICY_DEFAULT resolves to now (the default_policy parameter). */
+int zsng_default_policy(void);
+
 /* "legacy", "legacy-groups", "ratio", "exact"; NULL / -EINVAL otherwise. */
 const char *zsng_policy_name(int policy);
 int zsng_policy_from_name(const char *name);

@@ -24,7 +24,7 @@ static int default_policy_set(const char *val, const struct kernel_param *kp)
 	policy = zsng_policy_from_name(strim(name));
 	if (policy < 0)
 		return -EINVAL;
-	default_policy = policy;
+	WRITE_ONCE(default_policy, policy);
 	return 0;
 }
 
@@ -45,6 +45,12 @@ static int selftest_result = -ENODATA;
 module_param(selftest_result, int, 0444);
 MODULE_PARM_DESC(selftest_result,
 		 "Result of the self-check run at load: 0 = passed (read-only)");
+
+int zsng_default_policy(void)
+{
+	return READ_ONCE(default_policy);
+}
+EXPORT_SYMBOL_GPL(zsng_default_policy);
 
 const char *zsng_policy_name(int policy)
 {
