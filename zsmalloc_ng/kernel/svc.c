@@ -13,6 +13,7 @@
 #include <linux/percpu.h>
 #include <linux/local_lock.h>
 #include <linux/module.h>
+#include <linux/debugfs.h>
 #include "svc.h"
 #include "zsng_internal.h"
 
@@ -33,6 +34,46 @@ static DEFINE_PER_CPU(struct zsng_map_area, zsng_map_area) = {
 };
 
 /*
+ * Fault injection for the reliability tests (selftests/reliability), in the
+ * one place every allocation of the core passes: Debian's kernel has no
+ * CONFIG_FAULT_INJECTION. Like fault_attr's interval and times: with
+ * fail_every = N > 0, every Nth allocation fails, at most fail_times times
+ * (-1: no limit); fail_injected counts the failures. Off (0) by default,
+ * and then it costs one READ_ONCE. __GFP_NOFAIL allocations never fail.
+ */
+static struct {
+	u32 every;
+	atomic_t times;
+	atomic_t calls;
+	atomic_t injected;
+} zsng_fail = { .times = ATOMIC_INIT(-1) };
+
+static bool zsng_should_fail(gfp_t gfp)
+{
+	u32 every = READ_ONCE(zsng_fail.every);
+
+	if (likely(!every))
+		return false;
+	if (gfp & __GFP_NOFAIL)
+		return false;
+	if ((u32)atomic_inc_return(&zsng_fail.calls) % every)
+		return false;
+	if (atomic_read(&zsng_fail.times) >= 0 &&
+	    atomic_dec_if_positive(&zsng_fail.times) < 0)
+		return false;
+	atomic_inc(&zsng_fail.injected);
+	return true;
+}
+
+void zsng_svc_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_u32("fail_every", 0600, dir, &zsng_fail.every);
+	debugfs_create_atomic_t("fail_times", 0600, dir, &zsng_fail.times);
+	debugfs_create_atomic_t("fail_injected", 0600, dir,
+				&zsng_fail.injected);
+}
+
+/*
  * Pages must be directly addressable: the core keeps page addresses. Not
  * movable either: page migration of zspages is not implemented.
  */
@@ -45,7 +86,11 @@ static gfp_t zsng_gfp(unsigned int gfp)
 
 void *zsng_svc_page_alloc(unsigned int gfp)
 {
-	struct page *page = alloc_page(zsng_gfp(gfp));
+	struct page *page;
+
+	if (zsng_should_fail(zsng_gfp(gfp)))
+		return NULL;
+	page = alloc_page(zsng_gfp(gfp));
 
 	return page ? page_address(page) : NULL;
 }
@@ -57,6 +102,8 @@ void zsng_svc_page_free(void *page)
 
 void *zsng_svc_zalloc(unsigned long size, unsigned int gfp)
 {
+	if (zsng_should_fail(zsng_gfp(gfp)))
+		return NULL;
 	return kvzalloc(size, zsng_gfp(gfp));
 }
 
@@ -79,6 +126,8 @@ void zsng_svc_cache_destroy(void *cache)
 
 void *zsng_svc_cache_alloc(void *cache, unsigned int gfp)
 {
+	if (zsng_should_fail(zsng_gfp(gfp)))
+		return NULL;
 	return kmem_cache_alloc(cache, zsng_gfp(gfp));
 }
 

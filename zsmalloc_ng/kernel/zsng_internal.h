@@ -20,6 +20,7 @@ struct zsng_pool {
 
 int zsng_svc_init(void);
 void zsng_svc_exit(void);
+void zsng_svc_debugfs_init(struct dentry *dir);
 
 void zsng_debugfs_init(void);
 void zsng_debugfs_exit(void);
