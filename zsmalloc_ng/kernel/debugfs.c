@@ -5,7 +5,7 @@
  *   scenarios       read: runs the hand-computed compaction scenarios
  *   experiment      write "PATTERN POLICY SEED ZSPAGES_PER_CLASS", then
  *                   read: runs the fragmentation experiment in the kernel
- *   fail_every, fail_times, fail_injected
+ *   fail_every, fail_times, fail_calls, fail_injected
  *                   allocation fault injection (svc.c)
  * The last two print the same lines as the userspace build, so the VM
  * tests can compare kernel and userspace counts line by line.

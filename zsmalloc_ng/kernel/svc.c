@@ -38,8 +38,10 @@ static DEFINE_PER_CPU(struct zsng_map_area, zsng_map_area) = {
  * one place every allocation of the core passes: Debian's kernel has no
  * CONFIG_FAULT_INJECTION. Like fault_attr's interval and times: with
  * fail_every = N > 0, every Nth allocation fails, at most fail_times times
- * (-1: no limit); fail_injected counts the failures. Off (0) by default,
- * and then it costs one READ_ONCE. __GFP_NOFAIL allocations never fail.
+ * (-1: no limit); fail_calls counts the allocations seen while armed
+ * (write 0 to it, then 1 to fail_times and N to fail_every: the Nth
+ * allocation from now fails) and fail_injected the failures. Off (0) by
+ * default, and then it costs one READ_ONCE. __GFP_NOFAIL never fails.
  */
 static struct {
 	u32 every;
@@ -69,6 +71,7 @@ void zsng_svc_debugfs_init(struct dentry *dir)
 {
 	debugfs_create_u32("fail_every", 0600, dir, &zsng_fail.every);
 	debugfs_create_atomic_t("fail_times", 0600, dir, &zsng_fail.times);
+	debugfs_create_atomic_t("fail_calls", 0600, dir, &zsng_fail.calls);
 	debugfs_create_atomic_t("fail_injected", 0600, dir,
 				&zsng_fail.injected);
 }
