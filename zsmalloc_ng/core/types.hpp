@@ -113,42 +113,42 @@ struct Bitmap {
 		map[bit / 64] &= ~(1ULL << (bit % 64));
 	}
 	/* Lowest set bit in [lo, hi], or -1. */
-	static int find_first(const u64 *map, u32 lo, u32 hi);
+	static int find_first(const u64 *map, u32 lo, u32 hi)
+	{
+		for (u32 w = lo / 64; lo <= hi && w <= hi / 64; w++) {
+			u64 word = in_range(map, w, lo, hi);
+
+			if (word)
+				return (int)(w * 64 + __builtin_ctzll(word));
+		}
+		return -1;
+	}
 	/* Highest set bit in [lo, hi], or -1. */
-	static int find_last(const u64 *map, u32 lo, u32 hi);
+	static int find_last(const u64 *map, u32 lo, u32 hi)
+	{
+		for (u32 w = hi / 64 + 1; lo <= hi && w-- > lo / 64;) {
+			u64 word = in_range(map, w, lo, hi);
+
+			if (word)
+				return (int)(w * 64 + 63 -
+					     __builtin_clzll(word));
+		}
+		return -1;
+	}
+
+    private:
+	/* Word @w of @map with the bits outside [lo, hi] cleared. */
+	static u64 in_range(const u64 *map, u32 w, u32 lo, u32 hi)
+	{
+		u64 word = map[w];
+
+		if (w == lo / 64)
+			word &= ~0ULL << (lo % 64);
+		if (w == hi / 64 && hi % 64 != 63)
+			word &= (1ULL << (hi % 64 + 1)) - 1;
+		return word;
+	}
 };
-
-inline int Bitmap::find_first(const u64 *map, u32 lo, u32 hi)
-{
-	if (lo > hi)
-		return -1;
-	for (u32 w = lo / 64; w <= hi / 64; w++) {
-		u64 word = map[w];
-		if (w == lo / 64)
-			word &= ~0ULL << (lo % 64);
-		if (w == hi / 64 && hi % 64 != 63)
-			word &= (1ULL << (hi % 64 + 1)) - 1;
-		if (word)
-			return (int)(w * 64 + __builtin_ctzll(word));
-	}
-	return -1;
-}
-
-inline int Bitmap::find_last(const u64 *map, u32 lo, u32 hi)
-{
-	if (lo > hi)
-		return -1;
-	for (u32 w = hi / 64 + 1; w-- > lo / 64;) {
-		u64 word = map[w];
-		if (w == lo / 64)
-			word &= ~0ULL << (lo % 64);
-		if (w == hi / 64 && hi % 64 != 63)
-			word &= (1ULL << (hi % 64 + 1)) - 1;
-		if (word)
-			return (int)(w * 64 + 63 - __builtin_clzll(word));
-	}
-	return -1;
-}
 
 } // namespace zsng
 

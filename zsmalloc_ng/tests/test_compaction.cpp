@@ -227,16 +227,6 @@ TEST_P(HandCounts, ExactMovesAndPages)
 	EXPECT_EQ(cs.pages_compacted, sum_freed);
 }
 
-static std::string policy_param_name(const ::testing::TestParamInfo<int> &info)
-{
-	std::string s = policy_str(info.param);
-
-	for (char &c : s)
-		if (c == '-')
-			c = '_';
-	return s;
-}
-
 INSTANTIATE_TEST_SUITE_P(Policies, HandCounts, ::testing::Range(0, kNrPolicies),
 			 policy_param_name);
 

@@ -134,16 +134,6 @@ TEST_P(Experiment, EveryLineVerifiedAndBoundedByTheOracle)
 	}
 }
 
-static std::string policy_param_name(const ::testing::TestParamInfo<int> &info)
-{
-	std::string s = policy_str(info.param);
-
-	for (char &c : s)
-		if (c == '-')
-			c = '_';
-	return s;
-}
-
 INSTANTIATE_TEST_SUITE_P(Policies, Experiment, ::testing::Range(0, kNrPolicies),
 			 policy_param_name);
 

@@ -328,15 +328,5 @@ TEST(FaultsScenarios, ScenarioRun)
 	}
 }
 
-static std::string policy_param_name(const ::testing::TestParamInfo<int> &info)
-{
-	std::string s = policy_str(info.param);
-
-	for (char &c : s)
-		if (c == '-')
-			c = '_';
-	return s;
-}
-
 INSTANTIATE_TEST_SUITE_P(Policies, Faults, ::testing::Range(0, kNrPolicies),
 			 policy_param_name);

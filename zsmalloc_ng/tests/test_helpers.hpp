@@ -9,6 +9,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
 
 #include "svc.h"
 #include "svc_user.h"
@@ -82,6 +85,17 @@ inline unsigned long class_size_of(zsng_core_pool *pool, unsigned long req)
 inline const char *policy_str(int p)
 {
 	return zsng_core_policy_name(p);
+}
+
+/* A GoogleTest parameter name for a policy: "legacy_groups", not "legacy-groups". */
+inline std::string policy_param_name(const ::testing::TestParamInfo<int> &info)
+{
+	std::string s = policy_str(info.param);
+
+	for (char &c : s)
+		if (c == '-')
+			c = '_';
+	return s;
 }
 
 } // namespace zsng_test

@@ -298,16 +298,6 @@ TEST_P(RoundTrip, StatsFollowAllocAndFree)
 	EXPECT_EQ(ps.pages_used, 0u);
 }
 
-static std::string policy_param_name(const ::testing::TestParamInfo<int> &info)
-{
-	std::string s = policy_str(info.param);
-
-	for (char &c : s)
-		if (c == '-')
-			c = '_';
-	return s;
-}
-
 INSTANTIATE_TEST_SUITE_P(Policies, RoundTrip, ::testing::Range(0, kNrPolicies),
 			 policy_param_name);
 INSTANTIATE_TEST_SUITE_P(Policies, MapModes, ::testing::Range(0, kNrPolicies),

@@ -189,15 +189,5 @@ TEST(Stress, ConcurrentCompactorsAndFrees)
 	EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
 }
 
-static std::string policy_param_name(const ::testing::TestParamInfo<int> &info)
-{
-	std::string s = policy_str(info.param);
-
-	for (char &c : s)
-		if (c == '-')
-			c = '_';
-	return s;
-}
-
 INSTANTIATE_TEST_SUITE_P(Policies, Stress, ::testing::Range(0, kNrPolicies),
 			 policy_param_name);
