@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: GPL-2.0
+"""
+The statistics and the result layout of scripts/bench, kept apart from the
+workloads so scripts/test-bench can check them on fixed inputs.
+
+A result directory is OUT/LABEL/WORKLOAD/ with, as the 0-day robot keeps
+them:
+  matrix.json   metric -> [value of run 0, run 1, ...]
+  avg.json      metric -> mean
+  stddev.json   metric -> sample standard deviation (n - 1), 0 for one run
+  meta.json     commit, kernel, date, CPU, policy, algorithm, VM size, ...
+
+Whether a metric changed between A and B is judged twice:
+  non-overlap   LKP's rule: the ranges [min, max] of the runs do not
+                overlap (with 6 runs a side, a chance ordering of all 12
+                values has probability 2/924)
+  ministat      Student's t at 95% (Debian's ministat; needs >= 3 runs)
+A regression is a change in the worse direction (see DIRECTIONS) that
+passes non-overlap and, when ministat can judge, ministat too.
+"""
+import json
+import math
+import os
+import re
+import subprocess
+import tempfile
+
+# Which way is better, by the metric's last dot-separated component; the
+# first pattern that matches wins (so "pswpout_per_s" is a rate, not a time).
+DIRECTIONS = [
+    (r"(^|_)per_s$", +1),
+    (r"(^|_)(bw|bw_MBps|MBps|iops|ops_per_sec|frac_memcpy)$", +1),
+    (r"^(pages_freed|pages_compacted)$", +1),
+    (r"^clat_p\d+(_us)?$", -1),
+    (r"(_us|_ms|_ns|_s)$", -1),
+    (r"^(lat|time|elapsed)", -1),
+    (r"^(mem_used_total|mem_used_before|mem_used_max|compr_data_size|density)$", -1),
+    (r"^(objs_moved|instructions)$", -1),
+]
+
+
+def direction(metric):
+    """+1 when bigger is better, -1 when smaller is better, 0 unknown."""
+    last = metric.rsplit(".", 1)[-1]
+    for pattern, sign in DIRECTIONS:
+        if re.search(pattern, last):
+            return sign
+    return 0
+
+
+def mean(values):
+    return sum(values) / len(values)
+
+
+def stddev(values):
+    """Sample standard deviation (n - 1), as ministat; 0 for one value."""
+    if len(values) < 2:
+        return 0.0
+    m = mean(values)
+    return math.sqrt(sum((v - m) ** 2 for v in values) / (len(values) - 1))
+
+
+def pct_stddev(values):
+    m = mean(values)
+    return 100.0 * stddev(values) / abs(m) if m else 0.0
+
+
+def pct_change(a, b):
+    """%change of B's mean against A's; None when A's mean is 0."""
+    ma, mb = mean(a), mean(b)
+    if ma == 0:
+        return None
+    return 100.0 * (mb - ma) / abs(ma)
+
+
+def non_overlap(a, b):
+    """LKP's rule: the runs of A and of B occupy disjoint ranges."""
+    return max(a) < min(b) or max(b) < min(a)
+
+
+def parse_ministat(text):
+    """ministat -A output -> ("diff", pct, pct_err) / ("same", None, None)."""
+    m = re.search(r"^Difference at ([\d.]+)% confidence\s*\n\s*\S+ \+/- \S+\s*\n"
+                  r"\s*(-?[\d.]+)% \+/- ([\d.]+)%", text, re.M)
+    if m:
+        return ("diff", float(m.group(2)), float(m.group(3)))
+    if re.search(r"^Difference at", text, re.M):
+        return ("diff", None, None)
+    if re.search(r"^No difference proven", text, re.M):
+        return ("same", None, None)
+    return ("n/a", None, None)
+
+
+def ministat(a, b, confidence=95):
+    """Feed the per-run values to ministat; ("n/a", ...) below 3 runs."""
+    if len(a) < 3 or len(b) < 3:
+        return ("n/a", None, None)
+    with tempfile.TemporaryDirectory() as d:
+        files = []
+        for name, vals in (("A", a), ("B", b)):
+            p = os.path.join(d, name)
+            with open(p, "w") as f:
+                f.write("".join("%r\n" % float(v) for v in vals))
+            files.append(p)
+        try:
+            out = subprocess.run(["ministat", "-A", "-c", str(confidence)] + files,
+                                 capture_output=True, text=True).stdout
+        except OSError:
+            return ("n/a", None, None)
+    return parse_ministat(out)
+
+
+def judge(metric, a, b):
+    """Everything compare prints about one metric, as a dict."""
+    verdict = ministat(a, b)
+    changed = non_overlap(a, b)
+    change = pct_change(a, b)
+    sign = direction(metric)
+    significant = changed and verdict[0] != "same"
+    worse = sign != 0 and change is not None and change * sign < 0
+    return {
+        "metric": metric,
+        "mean_a": mean(a), "pct_stddev_a": pct_stddev(a),
+        "mean_b": mean(b), "pct_stddev_b": pct_stddev(b),
+        "pct_change": change, "changed": changed, "ministat": verdict[0],
+        "direction": sign,
+        "regression": significant and worse,
+        "improvement": significant and sign != 0 and not worse and change != 0,
+    }
+
+
+def summarise(runs):
+    """[{metric: value} per run] -> matrix (metric -> values), avg, stddev.
+
+    A metric missing from some run keeps the runs that have it."""
+    matrix = {}
+    for run in runs:
+        for k, v in run.items():
+            matrix.setdefault(k, []).append(v)
+    matrix = dict(sorted(matrix.items()))
+    avg = {k: mean(v) for k, v in matrix.items()}
+    sd = {k: stddev(v) for k, v in matrix.items()}
+    return matrix, avg, sd
+
+
+def write_result(wdir, runs, meta):
+    os.makedirs(wdir, exist_ok=True)
+    matrix, avg, sd = summarise(runs)
+    for name, obj in (("matrix", matrix), ("avg", avg), ("stddev", sd), ("meta", meta)):
+        with open(os.path.join(wdir, name + ".json"), "w") as f:
+            json.dump(obj, f, indent=2, sort_keys=True)
+            f.write("\n")
+    return matrix
+
+
+def load(wdir, name="matrix"):
+    with open(os.path.join(wdir, name + ".json")) as f:
+        return json.load(f)
+
+
+def fmt_num(v):
+    if v is None:
+        return "n/a"
+    a = abs(v)
+    if a >= 1e6:
+        return "%.4g" % v if a < 1e9 else "%.3e" % v
+    if a >= 100:
+        return "%.0f" % v
+    if a >= 1:
+        return "%.2f" % v
+    return "%.4f" % v
+
+
+def fmt_sd(p):
+    return "± %2.0f%%" % p if p >= 0.5 else "      "
+
+
+def lkp_table(rows):
+    """rows of judge() -> the 0-day robot's table, verdict columns added."""
+    out = ["%18s %10s %18s" % ("%stddev", "%change", "%stddev"),
+           "%18s %10s %18s" % ("\\", "|", "\\")]
+    for r in rows:
+        ch = "%+.1f%%" % r["pct_change"] if r["pct_change"] is not None else "n/a"
+        flag = ("REGRESSION" if r["regression"] else
+                "improved" if r["improvement"] else
+                "changed" if r["changed"] else "")
+        out.append("%11s %6s %10s %11s %6s  %-7s %-4s %-10s %s" % (
+            fmt_num(r["mean_a"]), fmt_sd(r["pct_stddev_a"]), ch,
+            fmt_num(r["mean_b"]), fmt_sd(r["pct_stddev_b"]),
+            "overlap" if not r["changed"] else "apart",
+            r["ministat"], flag, r["metric"]))
+    return "\n".join(out)
