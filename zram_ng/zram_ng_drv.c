@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/part_stat.h>
 #include <linux/mutex.h>
+#include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -497,6 +498,46 @@ static void zram_ng_slot_free_notify(struct block_device *bdev,
 	slot_unlock(zram, index);
 }
 
+/*
+ * Swap reads and writes single pages through here, synchronously. Having
+ * rw_page is what makes swapon mark the device SWP_SYNCHRONOUS_IO, as for
+ * zram: swap-in then skips the swap cache and frees the slot as soon as the
+ * page is read back, so compressed copies of pages already in memory do
+ * not linger. On an error the caller resubmits the page as a bio, which
+ * does the accounting of failed I/O (so it is not counted here too).
+ */
+static int zram_ng_rw_page(struct block_device *bdev, sector_t sector,
+			   struct page *page, enum req_op op)
+{
+	struct zram_ng *zram = bdev->bd_disk->private_data;
+	u32 index = sector >> ZRAM_NG_SECTORS_PER_PAGE_SHIFT;
+	bool write = op_is_write(op);
+	unsigned long start_time;
+	int ret;
+
+	if (PageTransHuge(page))
+		return -EOPNOTSUPP;
+	if (!zram_ng_valid_io(zram, sector, PAGE_SIZE)) {
+		atomic64_inc(&zram->stats.invalid_io);
+		return -EINVAL;
+	}
+
+	start_time = bdev_start_io_acct(bdev->bd_disk->part0,
+					ZRAM_NG_SECTORS_PER_PAGE, op, jiffies);
+	if (write) {
+		ret = zram_ng_write_page(zram, page, index);
+	} else {
+		ret = zram_ng_read_page(zram, page, index);
+		if (!ret)
+			flush_dcache_page(page);
+	}
+	bdev_end_io_acct(bdev->bd_disk->part0, op, start_time);
+	if (ret)
+		return ret;
+	page_endio(page, write, 0);
+	return 0;
+}
+
 static int zram_ng_open(struct block_device *bdev, fmode_t mode)
 {
 	struct zram_ng *zram = bdev->bd_disk->private_data;
@@ -508,6 +549,7 @@ static int zram_ng_open(struct block_device *bdev, fmode_t mode)
 static const struct block_device_operations zram_ng_devops = {
 	.open = zram_ng_open,
 	.submit_bio = zram_ng_submit_bio,
+	.rw_page = zram_ng_rw_page,
 	.swap_slot_free_notify = zram_ng_slot_free_notify,
 	.owner = THIS_MODULE,
 };
