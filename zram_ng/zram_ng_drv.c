@@ -235,7 +235,7 @@ static int zram_ng_write_page(struct zram_ng *zram, struct page *page,
 	unsigned long handle = 0, element = 0, alloced_pages;
 	unsigned int comp_len = 0, alloc_len = 0;
 	struct zcomp_ng_strm *zstrm;
-	void *src, *dst;
+	void *src;
 	int ret;
 
 	src = kmap_local_page(page);
@@ -293,14 +293,12 @@ compress_again:
 		return -ENOMEM;
 	}
 
-	dst = zsng_map_object(zram->mem_pool, handle, ZSNG_MM_WO);
 	src = zstrm->buffer;
 	if (comp_len == PAGE_SIZE)
 		src = kmap_local_page(page);
-	memcpy(dst, src, comp_len);
+	zsng_write_object(zram->mem_pool, handle, src, comp_len);
 	if (comp_len == PAGE_SIZE)
 		kunmap_local(src);
-	zsng_unmap_object(zram->mem_pool, handle);
 	zcomp_ng_stream_put(zram->comp);
 	atomic64_add(comp_len, &zram->stats.compr_data_size);
 

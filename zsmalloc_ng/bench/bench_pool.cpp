@@ -25,12 +25,32 @@ zsng_core_pool *make(int policy)
 	return zsng_core_create("zsng-bench", policy, 8);
 }
 
+/* malloc + zsng_core_write() + free: how zram_ng stores a page. */
 void BM_MallocWriteFree(benchmark::State &state)
 {
 	const unsigned long len = state.range(0);
 	zsng_core_pool *pool = make(2);
 	std::vector<char> src(len, 'z');
 	/* A resident object keeps a zspage alive, as in a working pool. */
+	unsigned long keep = zsng_core_malloc(pool, len, 0);
+
+	for (auto _ : state) {
+		unsigned long h = zsng_core_malloc(pool, len, 0);
+
+		zsng_core_write(pool, h, src.data(), len);
+		zsng_core_free(pool, h);
+	}
+	state.SetBytesProcessed((int64_t)state.iterations() * len);
+	zsng_core_free(pool, keep);
+	zsng_core_destroy(pool);
+}
+
+/* The same through map(WO) + memcpy + unmap: spanning objects bounce. */
+void BM_MallocMapWriteFree(benchmark::State &state)
+{
+	const unsigned long len = state.range(0);
+	zsng_core_pool *pool = make(2);
+	std::vector<char> src(len, 'z');
 	unsigned long keep = zsng_core_malloc(pool, len, 0);
 
 	for (auto _ : state) {
@@ -141,6 +161,7 @@ void sizes(benchmark::internal::Benchmark *b)
 } // namespace
 
 BENCHMARK(BM_MallocWriteFree)->Apply(sizes);
+BENCHMARK(BM_MallocMapWriteFree)->Apply(sizes);
 BENCHMARK(BM_MapReadOnly)->Apply(sizes);
 BENCHMARK(BM_Memcpy)->Apply(sizes);
 BENCHMARK(BM_CompactFragmented)->DenseRange(0, 3)->Unit(benchmark::kMicrosecond);

@@ -48,6 +48,12 @@ void zsng_core_unmap(struct zsng_core_pool *pool, unsigned long handle)
 	P(pool)->unmap(handle);
 }
 
+void zsng_core_write(struct zsng_core_pool *pool, unsigned long handle,
+		     const void *src, unsigned long len)
+{
+	P(pool)->write(handle, src, len);
+}
+
 unsigned long zsng_core_compact(struct zsng_core_pool *pool)
 {
 	return P(pool)->compact();

@@ -525,6 +525,30 @@ void Pool::unmap(ulong handle)
 	zsng_svc_map_end();
 }
 
+void Pool::write(ulong handle, const void *src, ulong len)
+{
+	HandleSlot *slot = reinterpret_cast<HandleSlot *>(handle);
+	Zspage *zs;
+	u32 idx;
+
+	/* Pinned like a mapping: compaction waits, so the CPU must not sleep. */
+	zsng_svc_map_begin();
+	zsng_svc_lock(lock_);
+	zs = slot->zspage;
+	idx = slot->idx;
+	__atomic_fetch_add(&zs->mapcount, 1, __ATOMIC_ACQUIRE);
+	zsng_svc_unlock(lock_);
+
+	ObjSpan span = obj_span(&classes_[zs->class_idx], idx);
+
+	if (ZSNG_WARN_ON(len > span.len))
+		len = span.len;
+	chain_copy(zs, span.at, static_cast<char *>(const_cast<void *>(src)),
+		   len, true);
+	__atomic_fetch_sub(&zs->mapcount, 1, __ATOMIC_RELEASE);
+	zsng_svc_map_end();
+}
+
 /* ---- compaction --------------------------------------------------------- */
 
 /* Pages that freeing every whole zspage's worth of free slots would give. */

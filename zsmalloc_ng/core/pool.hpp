@@ -108,6 +108,8 @@ class Pool {
 	void free(ulong handle);
 	void *map(ulong handle, MapMode mode);
 	void unmap(ulong handle);
+	/* Copies @len bytes into the object: no bounce buffer when it spans. */
+	void write(ulong handle, const void *src, ulong len);
 
 	ulong compact();
 	ulong compact_class(u32 class_idx);

@@ -59,6 +59,14 @@ void zsng_free(struct zsng_pool *pool, unsigned long handle);
 void *zsng_map_object(struct zsng_pool *pool, unsigned long handle,
 		      enum zsng_mapmode mm);
 void zsng_unmap_object(struct zsng_pool *pool, unsigned long handle);
+/*
+ * Stores @len bytes (at most what the handle was allocated with) into the
+ * object. Unlike map(WO) + memcpy + unmap, an object that spans two pages is
+ * written in place, without the per-CPU bounce copy. Must not be called with
+ * an object of the same CPU mapped.
+ */
+void zsng_write_object(struct zsng_pool *pool, unsigned long handle,
+		       const void *src, size_t len);
 
 /* Returns the number of pages compaction freed. */
 unsigned long zsng_compact(struct zsng_pool *pool);

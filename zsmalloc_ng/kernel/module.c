@@ -133,6 +133,13 @@ void zsng_unmap_object(struct zsng_pool *pool, unsigned long handle)
 }
 EXPORT_SYMBOL_GPL(zsng_unmap_object);
 
+void zsng_write_object(struct zsng_pool *pool, unsigned long handle,
+		       const void *src, size_t len)
+{
+	zsng_core_write(pool->core, handle, src, len);
+}
+EXPORT_SYMBOL_GPL(zsng_write_object);
+
 unsigned long zsng_compact(struct zsng_pool *pool)
 {
 	return zsng_core_compact(pool->core);

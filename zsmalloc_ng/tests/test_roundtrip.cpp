@@ -320,3 +320,40 @@ TEST(PoolCreate, RejectsBadArguments)
 	}
 	EXPECT_EQ(zsng_user_live_allocs(), allocs0);
 }
+
+/*
+ * zsng_core_write() stores bytes directly, also into an object that spans
+ * two pages; a read-only map then sees exactly them.
+ */
+TEST(RoundTrip, WriteApiEverySlotOfASpanningClass)
+{
+	using namespace zsng_test;
+	PoolPtr pool = make_pool(kRatio);
+	const unsigned long len = 3000; /* 3008-byte objects: most span pages */
+	std::vector<unsigned long> hs;
+	std::vector<unsigned char> buf(len);
+
+	for (int k = 0; k < 64; k++) {
+		unsigned long h = zsng_core_malloc(pool.get(), len, 0);
+
+		ASSERT_FALSE(is_err(h));
+		for (unsigned long i = 0; i < len; i++)
+			buf[i] = pattern_byte(k, i);
+		zsng_core_write(pool.get(), h, buf.data(), len);
+		hs.push_back(h);
+	}
+	for (int k = 0; k < 64; k++) {
+		auto *p = static_cast<const unsigned char *>(
+			zsng_core_map(pool.get(), hs[k], kRO));
+		unsigned long bad = len;
+
+		for (unsigned long i = 0; i < len && bad == len; i++)
+			if (p[i] != pattern_byte(k, i))
+				bad = i;
+		zsng_core_unmap(pool.get(), hs[k]);
+		EXPECT_EQ(bad, len) << "object " << k << " differs at byte " << bad;
+	}
+	for (unsigned long h : hs)
+		zsng_core_free(pool.get(), h);
+	EXPECT_EQ(zsng_core_check(pool.get()), 0);
+}
