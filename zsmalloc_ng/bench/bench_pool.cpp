@@ -127,7 +127,8 @@ void BM_CompactFragmented(benchmark::State &state)
 		std::vector<unsigned long> hs;
 
 		for (int k = 0; k < 20000; k++)
-			hs.push_back(zsng_core_malloc(pool, 32 + rng() % 3000, 0));
+			hs.push_back(
+				zsng_core_malloc(pool, 32 + rng() % 3000, 0));
 		for (unsigned long &h : hs) {
 			if (rng() % 10 < 6) {
 				zsng_core_free(pool, h);
@@ -146,10 +147,10 @@ void BM_CompactFragmented(benchmark::State &state)
 		zsng_core_destroy(pool);
 		state.ResumeTiming();
 	}
-	state.counters["objs_moved"] =
-		benchmark::Counter((double)moved, benchmark::Counter::kAvgIterations);
-	state.counters["pages_freed"] =
-		benchmark::Counter((double)freed, benchmark::Counter::kAvgIterations);
+	state.counters["objs_moved"] = benchmark::Counter(
+		(double)moved, benchmark::Counter::kAvgIterations);
+	state.counters["pages_freed"] = benchmark::Counter(
+		(double)freed, benchmark::Counter::kAvgIterations);
 }
 
 void sizes(benchmark::internal::Benchmark *b)

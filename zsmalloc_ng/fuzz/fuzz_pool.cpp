@@ -64,7 +64,8 @@ void fill(zsng_core_pool *pool, const Obj &o, int mode)
 
 void verify(zsng_core_pool *pool, const Obj &o)
 {
-	auto *p = static_cast<const unsigned char *>(zsng_core_map(pool, o.h, 1));
+	auto *p =
+		static_cast<const unsigned char *>(zsng_core_map(pool, o.h, 1));
 
 	for (unsigned long i = 0; i < o.len; i++)
 		if (p[i] != byte_of(o.seed, i))
@@ -157,7 +158,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			unsigned long before = zsng_core_total_pages(pool);
 			unsigned long freed = zsng_core_compact(pool);
 
-			if (freed > can || zsng_core_total_pages(pool) != before - freed)
+			if (freed > can ||
+			    zsng_core_total_pages(pool) != before - freed)
 				__builtin_trap();
 			/* Single-threaded: every policy frees all it can. */
 			if (zsng_core_compactable_pages(pool) != 0)
@@ -183,7 +185,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (zsng_core_total_pages(pool) != 0)
 		__builtin_trap();
 	zsng_core_destroy(pool);
-	if (zsng_user_live_pages() != pages0 || zsng_user_live_allocs() != allocs0)
+	if (zsng_user_live_pages() != pages0 ||
+	    zsng_user_live_allocs() != allocs0)
 		__builtin_trap();
 	return 0;
 }

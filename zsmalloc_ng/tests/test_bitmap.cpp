@@ -58,8 +58,10 @@ TEST(Bitmap, AgreesWithALinearScan)
 					last = (int)b;
 				}
 			}
-			ASSERT_EQ(Bitmap::find_first(map, lo, hi), first) << lo << ".." << hi;
-			ASSERT_EQ(Bitmap::find_last(map, lo, hi), last) << lo << ".." << hi;
+			ASSERT_EQ(Bitmap::find_first(map, lo, hi), first)
+				<< lo << ".." << hi;
+			ASSERT_EQ(Bitmap::find_last(map, lo, hi), last)
+				<< lo << ".." << hi;
 		}
 	}
 }

@@ -110,13 +110,24 @@ struct HandScenario {
 };
 
 static const HandScenario kHand[] = {
-	{ "three-singles", "xxx.xxx.xxx.", { { 3, 2, 1 }, { 2, 2, 1 }, { 2, 2, 1 }, { 2, 2, 1 } } },
-	{ "one-move", "...xxx.x", { { 1, 1, 1 }, { 3, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } } },
-	{ "four-quarters", ".xxx.xxx.xxx.xxx",
+	{ "three-singles",
+	  "xxx.xxx.xxx.",
+	  { { 3, 2, 1 }, { 2, 2, 1 }, { 2, 2, 1 }, { 2, 2, 1 } } },
+	{ "one-move",
+	  "...xxx.x",
+	  { { 1, 1, 1 }, { 3, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } } },
+	{ "four-quarters",
+	  ".xxx.xxx.xxx.xxx",
 	  { { 6, 3, 1 }, { 3, 3, 1 }, { 3, 3, 1 }, { 3, 3, 1 } } },
-	{ "three-two-one", "...x..xx.xxx", { { 1, 1, 2 }, { 2, 1, 2 }, { 1, 1, 2 }, { 1, 1, 2 } } },
-	{ "twos", "..xx..xx..xx..xx.xxx", { { 4, 2, 3 }, { 4, 2, 3 }, { 3, 2, 3 }, { 3, 2, 3 } } },
-	{ "no-gain", "...........x", { { 0, 0, 3 }, { 0, 0, 3 }, { 0, 0, 3 }, { 0, 0, 3 } } },
+	{ "three-two-one",
+	  "...x..xx.xxx",
+	  { { 1, 1, 2 }, { 2, 1, 2 }, { 1, 1, 2 }, { 1, 1, 2 } } },
+	{ "twos",
+	  "..xx..xx..xx..xx.xxx",
+	  { { 4, 2, 3 }, { 4, 2, 3 }, { 3, 2, 3 }, { 3, 2, 3 } } },
+	{ "no-gain",
+	  "...........x",
+	  { { 0, 0, 3 }, { 0, 0, 3 }, { 0, 0, 3 }, { 0, 0, 3 } } },
 };
 
 static void collect(void *ctx, const char *line)
@@ -134,7 +145,9 @@ TEST(CompactionScenarios, RunnerMatchesHandCounts)
 	for (const std::string &l : lines) {
 		char name[64], policy[64];
 
-		ASSERT_EQ(sscanf(l.c_str(), "scenario=%63s policy=%63s", name, policy), 2)
+		ASSERT_EQ(sscanf(l.c_str(), "scenario=%63s policy=%63s", name,
+				 policy),
+			  2)
 			<< l;
 		got[std::string(name) + "/" + policy] = l;
 	}
@@ -144,21 +157,22 @@ TEST(CompactionScenarios, RunnerMatchesHandCounts)
 			const Expect &e = s.by_policy[p];
 			char want[256];
 
-			snprintf(want, sizeof(want),
-				 "scenario=%s policy=%s objs_moved=%lu pages_freed=%lu "
-				 "pages_used=%lu verified=1",
-				 s.name, policy_str(p), e.moved, e.freed, e.used);
+			snprintf(
+				want, sizeof(want),
+				"scenario=%s policy=%s objs_moved=%lu pages_freed=%lu "
+				"pages_used=%lu verified=1",
+				s.name, policy_str(p), e.moved, e.freed,
+				e.used);
 			/* The oracle's figures follow; scripts/test-compaction-experiment checks them. */
-			EXPECT_EQ(got[std::string(s.name) + "/" + policy_str(p)].substr(0, strlen(want)),
+			EXPECT_EQ(got[std::string(s.name) + "/" + policy_str(p)]
+					  .substr(0, strlen(want)),
 				  want);
 		}
 	}
 }
 
 /* The same layouts through the C API, with the per-class and pool stats. */
-class HandCounts : public ::testing::TestWithParam<int>
-{
-};
+class HandCounts : public ::testing::TestWithParam<int> {};
 
 TEST_P(HandCounts, ExactMovesAndPages)
 {
@@ -194,10 +208,13 @@ TEST_P(HandCounts, ExactMovesAndPages)
 			}
 		}
 		zsng_core_class_stats(pool.get(), ci, &cs);
-		unsigned long moved0 = cs.objs_moved, compacted0 = cs.pages_compacted;
-		EXPECT_EQ(zsng_core_compactable_pages(pool.get()), e.freed) << s.name;
+		unsigned long moved0 = cs.objs_moved,
+			      compacted0 = cs.pages_compacted;
+		EXPECT_EQ(zsng_core_compactable_pages(pool.get()), e.freed)
+			<< s.name;
 
-		EXPECT_EQ(zsng_core_compact_class(pool.get(), ci), e.freed) << s.name;
+		EXPECT_EQ(zsng_core_compact_class(pool.get(), ci), e.freed)
+			<< s.name;
 		zsng_core_class_stats(pool.get(), ci, &cs);
 		EXPECT_EQ(cs.objs_moved - moved0, e.moved) << s.name;
 		EXPECT_EQ(cs.pages_compacted - compacted0, e.freed) << s.name;
@@ -208,7 +225,9 @@ TEST_P(HandCounts, ExactMovesAndPages)
 
 		for (size_t k = 0; k < n; k++)
 			if (hs[k])
-				EXPECT_EQ(first_bad_byte(pool.get(), hs[k], 1016, k), -1)
+				EXPECT_EQ(first_bad_byte(pool.get(), hs[k],
+							 1016, k),
+					  -1)
 					<< s.name << " object " << k;
 		EXPECT_EQ(zsng_core_check(pool.get()), 0) << s.name;
 		for (unsigned long h : hs)
@@ -290,7 +309,8 @@ static std::vector<Live> fragment(zsng_core_pool *pool, unsigned int seed,
 
 	for (unsigned int k = 0; k < n; k++) {
 		/* mostly small, some multi-page-class sizes, some huge */
-		unsigned long len = rng() % 4 ? 1 + rng() % 1500 : 1 + rng() % 4096;
+		unsigned long len = rng() % 4 ? 1 + rng() % 1500 :
+						1 + rng() % 4096;
 		unsigned long h = zsng_core_malloc(pool, len, 0);
 
 		if (is_err(h))
@@ -307,9 +327,7 @@ static std::vector<Live> fragment(zsng_core_pool *pool, unsigned int seed,
 	return kept;
 }
 
-class RandomCompaction : public ::testing::TestWithParam<int>
-{
-};
+class RandomCompaction : public ::testing::TestWithParam<int> {};
 
 TEST_P(RandomCompaction, KeepsEveryByteAndEveryHandle)
 {
@@ -321,7 +339,8 @@ TEST_P(RandomCompaction, KeepsEveryByteAndEveryHandle)
 		unsigned long before = zsng_core_total_pages(pool.get());
 		unsigned long can = zsng_core_compactable_pages(pool.get());
 
-		ASSERT_GT(can, 0u) << "the workload must leave something to compact";
+		ASSERT_GT(can, 0u)
+			<< "the workload must leave something to compact";
 		unsigned long freed = zsng_core_compact(pool.get());
 
 		EXPECT_GT(freed, 0u);
@@ -329,7 +348,9 @@ TEST_P(RandomCompaction, KeepsEveryByteAndEveryHandle)
 		EXPECT_EQ(zsng_core_total_pages(pool.get()), before - freed);
 		ASSERT_EQ(zsng_core_check(pool.get()), 0);
 		for (const Live &o : live)
-			ASSERT_EQ(first_bad_byte(pool.get(), o.h, o.len, o.seed), -1)
+			ASSERT_EQ(first_bad_byte(pool.get(), o.h, o.len,
+						 o.seed),
+				  -1)
 				<< "seed " << seed << " len " << o.len;
 
 		/* Handles stay usable after the move: rewrite, free half, compact again. */
@@ -339,7 +360,8 @@ TEST_P(RandomCompaction, KeepsEveryByteAndEveryHandle)
 				live[i].h = 0;
 			} else {
 				live[i].seed ^= 0x5555;
-				stamp(pool.get(), live[i].h, live[i].len, live[i].seed);
+				stamp(pool.get(), live[i].h, live[i].len,
+				      live[i].seed);
 			}
 		}
 		zsng_core_compact(pool.get());
@@ -347,7 +369,9 @@ TEST_P(RandomCompaction, KeepsEveryByteAndEveryHandle)
 		for (const Live &o : live) {
 			if (!o.h)
 				continue;
-			ASSERT_EQ(first_bad_byte(pool.get(), o.h, o.len, o.seed), -1);
+			ASSERT_EQ(first_bad_byte(pool.get(), o.h, o.len,
+						 o.seed),
+				  -1);
 			zsng_core_free(pool.get(), o.h);
 		}
 		EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
@@ -355,7 +379,8 @@ TEST_P(RandomCompaction, KeepsEveryByteAndEveryHandle)
 		struct zsng_core_pool_stats ps;
 		zsng_core_pool_stats(pool.get(), &ps);
 		unsigned long moved = 0, compacted = 0;
-		for (unsigned int ci = 0; ci < zsng_core_nr_classes(pool.get()); ci++) {
+		for (unsigned int ci = 0; ci < zsng_core_nr_classes(pool.get());
+		     ci++) {
 			struct zsng_core_class_stats cs;
 
 			zsng_core_class_stats(pool.get(), ci, &cs);
@@ -385,16 +410,19 @@ TEST_P(RandomCompaction, NoZspageWorthOfFreeSlotsLeft)
 		std::vector<Live> live = fragment(pool.get(), seed, 8000);
 		unsigned long can = zsng_core_compactable_pages(pool.get());
 
-		EXPECT_EQ(zsng_core_compact(pool.get()), can) << "seed " << seed;
+		EXPECT_EQ(zsng_core_compact(pool.get()), can)
+			<< "seed " << seed;
 		EXPECT_EQ(zsng_core_compactable_pages(pool.get()), 0u);
-		for (unsigned int ci = 0; ci < zsng_core_nr_classes(pool.get()); ci++) {
+		for (unsigned int ci = 0; ci < zsng_core_nr_classes(pool.get());
+		     ci++) {
 			struct zsng_core_class_stats cs;
 
 			zsng_core_class_stats(pool.get(), ci, &cs);
 			if (cs.huge)
 				continue;
 			EXPECT_EQ(cs.freeable, 0u) << "class " << cs.size;
-			EXPECT_LT(cs.obj_allocated - cs.obj_used, cs.objs_per_zspage)
+			EXPECT_LT(cs.obj_allocated - cs.obj_used,
+				  cs.objs_per_zspage)
 				<< "class " << cs.size;
 		}
 		for (const Live &o : live)
@@ -425,7 +453,8 @@ TEST_P(RandomCompaction, CompactClassOnlyTouchesThatClass)
 		if (ci == target)
 			EXPECT_EQ(cs.freeable, 0u);
 		else
-			EXPECT_EQ(cs.pages_used, before[ci]) << "class " << cs.size;
+			EXPECT_EQ(cs.pages_used, before[ci])
+				<< "class " << cs.size;
 	}
 	/* Out of range and the huge class: nothing to do. */
 	EXPECT_EQ(zsng_core_compact_class(pool.get(), nr), 0u);

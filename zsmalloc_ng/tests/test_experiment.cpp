@@ -27,12 +27,13 @@ void collect(void *ctx, const char *line)
 	static_cast<std::vector<std::string> *>(ctx)->push_back(line);
 }
 
-std::vector<std::string> run(const char *pattern, int policy, unsigned long seed,
-			     unsigned int zspages, int *ret = nullptr)
+std::vector<std::string> run(const char *pattern, int policy,
+			     unsigned long seed, unsigned int zspages,
+			     int *ret = nullptr)
 {
 	std::vector<std::string> lines;
-	int r = zsng_core_run_experiment(pattern, policy, seed, zspages, collect,
-					 &lines);
+	int r = zsng_core_run_experiment(pattern, policy, seed, zspages,
+					 collect, &lines);
 
 	if (ret)
 		*ret = r;
@@ -57,9 +58,7 @@ const char *const kPatterns[] = { "random", "strided", "clustered", "ageing",
 				  "published" };
 } // namespace
 
-class Experiment : public ::testing::TestWithParam<int>
-{
-};
+class Experiment : public ::testing::TestWithParam<int> {};
 
 TEST_P(Experiment, SameSeedSameLines)
 {
@@ -75,7 +74,8 @@ TEST_P(Experiment, SameSeedSameLines)
 TEST_P(Experiment, DifferentSeedsDiffer)
 {
 	/* strided draws one stride per class, so it can repeat: not here. */
-	for (const char *pat : { "random", "clustered", "ageing", "published" }) {
+	for (const char *pat :
+	     { "random", "clustered", "ageing", "published" }) {
 		std::vector<std::string> a = run(pat, GetParam(), 1, 4);
 		std::vector<std::string> b = run(pat, GetParam(), 2, 4);
 
@@ -89,7 +89,8 @@ TEST_P(Experiment, EveryLineVerifiedAndBoundedByTheOracle)
 
 	for (const char *pat : kPatterns) {
 		std::vector<std::string> lines = run(pat, policy, 7, 4);
-		unsigned long sum_moved = 0, sum_freed = 0, sum_om = 0, sum_op = 0;
+		unsigned long sum_moved = 0, sum_freed = 0, sum_om = 0,
+			      sum_op = 0;
 		unsigned long classes = 0;
 
 		ASSERT_FALSE(lines.empty());
@@ -99,11 +100,12 @@ TEST_P(Experiment, EveryLineVerifiedAndBoundedByTheOracle)
 			if (l.rfind("total ", 0) == 0) {
 				char want[256];
 
-				snprintf(want, sizeof(want),
-					 "total pattern=%s policy=%s objs_moved=%lu "
-					 "pages_freed=%lu oracle_moved=%lu oracle_pages=%lu",
-					 pat, policy_str(policy), sum_moved, sum_freed,
-					 sum_om, sum_op);
+				snprintf(
+					want, sizeof(want),
+					"total pattern=%s policy=%s objs_moved=%lu "
+					"pages_freed=%lu oracle_moved=%lu oracle_pages=%lu",
+					pat, policy_str(policy), sum_moved,
+					sum_freed, sum_om, sum_op);
 				EXPECT_EQ(l, want);
 				continue;
 			}
@@ -174,7 +176,8 @@ TEST(Experiment, OracleOnTwoZspagesOfClass1024)
 
 	for (unsigned long seed = 1; seed <= 8; seed++) {
 		for (int policy = 0; policy < kNrPolicies; policy++) {
-			std::vector<std::string> lines = run("strided", policy, seed, 2);
+			std::vector<std::string> lines =
+				run("strided", policy, seed, 2);
 			bool found = false;
 
 			for (const std::string &l : lines) {

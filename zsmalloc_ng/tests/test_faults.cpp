@@ -27,7 +27,8 @@ struct Baseline {
 	void expect_same(const char *what, long n) const
 	{
 		EXPECT_EQ(zsng_user_live_pages(), pages) << what << " n=" << n;
-		EXPECT_EQ(zsng_user_live_allocs(), allocs) << what << " n=" << n;
+		EXPECT_EQ(zsng_user_live_allocs(), allocs)
+			<< what << " n=" << n;
 		EXPECT_EQ(zsng_user_warnings(), warnings) << what << " n=" << n;
 	}
 };
@@ -68,9 +69,7 @@ bool hits_init_unwind_bug(long n)
 
 } // namespace
 
-class Faults : public ::testing::TestWithParam<int>
-{
-};
+class Faults : public ::testing::TestWithParam<int> {};
 
 /*
  * Pool creation allocates the pool, a geometry table, the class array and
@@ -136,7 +135,8 @@ TEST_P(Faults, MallocNewZspage)
 	}
 	Baseline with_objects;
 	unsigned long pages = zsng_core_total_pages(pool.get());
-	const long steps = 2 + cs.pages_per_zspage; /* slot, descriptor, pages */
+	const long steps =
+		2 + cs.pages_per_zspage; /* slot, descriptor, pages */
 
 	for (long n = 0; n <= steps; n++) {
 		unsigned long h;
@@ -149,7 +149,8 @@ TEST_P(Faults, MallocNewZspage)
 			with_objects.expect_same("malloc", n);
 			EXPECT_EQ(zsng_core_total_pages(pool.get()), pages);
 		} else {
-			ASSERT_FALSE(is_err(h)) << "all " << steps << " allocations given";
+			ASSERT_FALSE(is_err(h))
+				<< "all " << steps << " allocations given";
 			stamp(pool.get(), h, len, 99);
 			EXPECT_EQ(zsng_core_total_pages(pool.get()),
 				  pages + cs.pages_per_zspage);
@@ -158,7 +159,8 @@ TEST_P(Faults, MallocNewZspage)
 		}
 		ASSERT_EQ(zsng_core_check(pool.get()), 0) << "n=" << n;
 		for (size_t k = 0; k < stored.size(); k++)
-			EXPECT_EQ(first_bad_byte(pool.get(), stored[k], 10, k), -1);
+			EXPECT_EQ(first_bad_byte(pool.get(), stored[k], 10, k),
+				  -1);
 	}
 	/* A zspage with room needs only the slot: n=0 fails, n=1 succeeds. */
 	zsng_core_free(pool.get(), stored[0]);
@@ -227,11 +229,12 @@ TEST_P(Faults, MallocEveryPageOfEveryChain)
 TEST_P(Faults, ExperimentRun)
 {
 	if (!kInitUnwindFixed)
-		GTEST_SKIP() << "pool creation unwind bug: see kInitUnwindFixed";
+		GTEST_SKIP()
+			<< "pool creation unwind bug: see kInitUnwindFixed";
 	Baseline base;
 	auto run = [&] {
-		return zsng_core_run_experiment("random", GetParam(), 3, 2, ignore,
-						nullptr);
+		return zsng_core_run_experiment("random", GetParam(), 3, 2,
+						ignore, nullptr);
 	};
 	long lo = 0, hi = 1;
 
@@ -297,8 +300,8 @@ TEST_P(Faults, ExperimentObjectPhase)
 		int r;
 		{
 			FailAfter arm(n);
-			r = zsng_core_run_experiment("strided", GetParam(), 1, zspages,
-						     ignore, nullptr);
+			r = zsng_core_run_experiment("strided", GetParam(), 1,
+						     zspages, ignore, nullptr);
 		}
 		EXPECT_EQ(r, -12) << "n=" << n;
 		base.expect_same("experiment objects", n);
@@ -310,7 +313,8 @@ TEST_P(Faults, ExperimentObjectPhase)
 TEST(FaultsScenarios, ScenarioRun)
 {
 	if (!kInitUnwindFixed)
-		GTEST_SKIP() << "pool creation unwind bug: see kInitUnwindFixed";
+		GTEST_SKIP()
+			<< "pool creation unwind bug: see kInitUnwindFixed";
 	Baseline base;
 
 	for (long n = 0; n < 1500; n += 7) {

@@ -43,8 +43,10 @@ TEST(Fullness, RatioGroupBoundaries)
 {
 	for (const GroupCase &t : kRatioCases) {
 		EXPECT_EQ(ratio_group(t.inuse, t.objs), t.group) << t.what;
-		EXPECT_EQ(group_of(Policy::Ratio, t.inuse, t.objs), t.group) << t.what;
-		EXPECT_EQ(shown_group_of(Policy::Ratio, t.inuse, t.objs), t.group)
+		EXPECT_EQ(group_of(Policy::Ratio, t.inuse, t.objs), t.group)
+			<< t.what;
+		EXPECT_EQ(shown_group_of(Policy::Ratio, t.inuse, t.objs),
+			  t.group)
 			<< t.what;
 	}
 }
@@ -68,7 +70,8 @@ TEST(Fullness, RatioIsMonotonicAndUsesEveryGroup)
 		EXPECT_EQ(ratio_group(objs, objs), kRatioGroups - 1);
 		if (objs >= 100)
 			for (u32 g = 0; g < kRatioGroups; g++)
-				EXPECT_TRUE(seen[g]) << "group " << g << " objs " << objs;
+				EXPECT_TRUE(seen[g])
+					<< "group " << g << " objs " << objs;
 	}
 }
 
@@ -96,10 +99,13 @@ TEST(Fullness, LegacyThreeQuarterBoundary)
 {
 	for (const GroupCase &t : kLegacyCases) {
 		EXPECT_EQ(legacy_group(t.inuse, t.objs), t.group) << t.what;
-		EXPECT_EQ(group_of(Policy::Legacy, t.inuse, t.objs), t.group) << t.what;
-		EXPECT_EQ(group_of(Policy::LegacyGroups, t.inuse, t.objs), t.group)
+		EXPECT_EQ(group_of(Policy::Legacy, t.inuse, t.objs), t.group)
 			<< t.what;
-		EXPECT_EQ(shown_group_of(Policy::Legacy, t.inuse, t.objs), t.group)
+		EXPECT_EQ(group_of(Policy::LegacyGroups, t.inuse, t.objs),
+			  t.group)
+			<< t.what;
+		EXPECT_EQ(shown_group_of(Policy::Legacy, t.inuse, t.objs),
+			  t.group)
 			<< t.what;
 	}
 }

@@ -64,7 +64,8 @@ inline void stamp(zsng_core_pool *pool, unsigned long h, unsigned long len,
 inline long first_bad_byte(zsng_core_pool *pool, unsigned long h,
 			   unsigned long len, uint64_t seed)
 {
-	auto *p = static_cast<const unsigned char *>(zsng_core_map(pool, h, kRO));
+	auto *p =
+		static_cast<const unsigned char *>(zsng_core_map(pool, h, kRO));
 	long bad = -1;
 
 	for (unsigned long i = 0; i < len && bad < 0; i++)

@@ -13,8 +13,7 @@
 
 using namespace zsng_test;
 
-class RoundTrip : public ::testing::TestWithParam<int>
-{
+class RoundTrip : public ::testing::TestWithParam<int> {
     protected:
 	void SetUp() override
 	{
@@ -82,7 +81,8 @@ TEST_P(RoundTrip, EverySlotOfEveryClass)
 		unsigned long len = cs.huge ? ZSNG_PAGE_SIZE : cs.size - 8;
 		unsigned long hdr = cs.huge ? 0 : 8;
 
-		ASSERT_EQ(zsng_core_class_index(pool.get(), len), ci) << cs.size;
+		ASSERT_EQ(zsng_core_class_index(pool.get(), len), ci)
+			<< cs.size;
 		for (unsigned int k = 0; k < cs.objs_per_zspage + 1; k++) {
 			unsigned long h = zsng_core_malloc(pool.get(), len, 0);
 
@@ -90,8 +90,10 @@ TEST_P(RoundTrip, EverySlotOfEveryClass)
 			stamp(pool.get(), h, len, 1000 * ci + k);
 			hs.push_back(h);
 			/* a fresh zspage hands out indexes 0, 1, 2 ... */
-			unsigned long at = (unsigned long)(k % cs.objs_per_zspage) *
-						   cs.size + hdr;
+			unsigned long at =
+				(unsigned long)(k % cs.objs_per_zspage) *
+					cs.size +
+				hdr;
 			if (at % ZSNG_PAGE_SIZE + len > ZSNG_PAGE_SIZE)
 				spanning++;
 		}
@@ -99,7 +101,8 @@ TEST_P(RoundTrip, EverySlotOfEveryClass)
 		EXPECT_EQ(cs.pages_used, 2ul * cs.pages_per_zspage);
 		EXPECT_EQ(cs.obj_used, cs.objs_per_zspage + 1ul);
 		for (unsigned int k = 0; k < hs.size(); k++)
-			ASSERT_EQ(first_bad_byte(pool.get(), hs[k], len, 1000 * ci + k),
+			ASSERT_EQ(first_bad_byte(pool.get(), hs[k], len,
+						 1000 * ci + k),
 				  -1)
 				<< "class " << cs.size << " object " << k;
 		for (unsigned long h : hs)
@@ -135,9 +138,10 @@ TEST_P(RoundTrip, HugeClass)
 	ASSERT_LE(huge, ZSNG_PAGE_SIZE);
 	/* before: the largest request below the threshold has a header slot */
 	EXPECT_LT(zsng_core_class_index(pool.get(), huge - 1), nr - 1);
-	for (unsigned long len : { huge, huge + 1, ZSNG_PAGE_SIZE - 8,
-				   ZSNG_PAGE_SIZE }) {
-		EXPECT_EQ(zsng_core_class_index(pool.get(), len), nr - 1) << len;
+	for (unsigned long len :
+	     { huge, huge + 1, ZSNG_PAGE_SIZE - 8, ZSNG_PAGE_SIZE }) {
+		EXPECT_EQ(zsng_core_class_index(pool.get(), len), nr - 1)
+			<< len;
 	}
 	zsng_core_class_stats(pool.get(), nr - 1, &cs);
 	EXPECT_TRUE(cs.huge);
@@ -171,17 +175,18 @@ TEST_P(RoundTrip, HugeClass)
  * A fresh pool's second 3000-byte object starts at byte class_size of a
  * multi-page chain, so it crosses the first page boundary.
  */
-class MapModes : public RoundTrip
-{
+class MapModes : public RoundTrip {
     protected:
 	void alloc_pair()
 	{
 		struct zsng_core_class_stats cs;
 
 		zsng_core_class_stats(pool.get(),
-				      zsng_core_class_index(pool.get(), kLen), &cs);
+				      zsng_core_class_index(pool.get(), kLen),
+				      &cs);
 		ASSERT_GT(cs.pages_per_zspage, 1u);
-		ASSERT_GT(cs.size + 8 + kLen, ZSNG_PAGE_SIZE) << "object 1 spans";
+		ASSERT_GT(cs.size + 8 + kLen, ZSNG_PAGE_SIZE)
+			<< "object 1 spans";
 		inside = zsng_core_malloc(pool.get(), kLen, 0);
 		spanning = zsng_core_malloc(pool.get(), kLen, 0);
 		ASSERT_FALSE(is_err(inside));
@@ -213,7 +218,8 @@ TEST_P(MapModes, ReadWriteModifiesInPlace)
 	alloc_pair();
 	for (unsigned long h : { inside, spanning }) {
 		stamp(pool.get(), h, kLen, 7);
-		auto *p = static_cast<unsigned char *>(zsng_core_map(pool.get(), h, kRW));
+		auto *p = static_cast<unsigned char *>(
+			zsng_core_map(pool.get(), h, kRW));
 		/* before: RW shows the old bytes */
 		for (unsigned long i = 0; i < kLen; i++)
 			ASSERT_EQ(p[i], pattern_byte(7, i)) << i;
@@ -221,9 +227,12 @@ TEST_P(MapModes, ReadWriteModifiesInPlace)
 			p[i] ^= 0xff;
 		zsng_core_unmap(pool.get(), h);
 		/* after: every byte flipped, including across the page boundary */
-		p = static_cast<unsigned char *>(zsng_core_map(pool.get(), h, kRO));
+		p = static_cast<unsigned char *>(
+			zsng_core_map(pool.get(), h, kRO));
 		for (unsigned long i = 0; i < kLen; i++)
-			ASSERT_EQ(p[i], (unsigned char)(pattern_byte(7, i) ^ 0xff)) << i;
+			ASSERT_EQ(p[i],
+				  (unsigned char)(pattern_byte(7, i) ^ 0xff))
+				<< i;
 		zsng_core_unmap(pool.get(), h);
 	}
 }
@@ -232,7 +241,8 @@ TEST_P(MapModes, ReadOnlyChangesOfASpanningObjectAreDropped)
 {
 	alloc_pair();
 	stamp(pool.get(), spanning, kLen, 9);
-	auto *p = static_cast<unsigned char *>(zsng_core_map(pool.get(), spanning, kRO));
+	auto *p = static_cast<unsigned char *>(
+		zsng_core_map(pool.get(), spanning, kRO));
 	/* The caller must not do this; the bounce copy absorbs it. */
 	for (unsigned long i = 0; i < kLen; i++)
 		p[i] = 0;
@@ -351,7 +361,8 @@ TEST(RoundTrip, WriteApiEverySlotOfASpanningClass)
 			if (p[i] != pattern_byte(k, i))
 				bad = i;
 		zsng_core_unmap(pool.get(), hs[k]);
-		EXPECT_EQ(bad, len) << "object " << k << " differs at byte " << bad;
+		EXPECT_EQ(bad, len)
+			<< "object " << k << " differs at byte " << bad;
 	}
 	for (unsigned long h : hs)
 		zsng_core_free(pool.get(), h);

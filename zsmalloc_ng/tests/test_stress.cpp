@@ -41,9 +41,12 @@ void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
 	for (int op = 0; op < kOpsPerWorker; op++, res->ops++) {
 		unsigned int what = rng() % 100;
 
-		if (mine.size() < kMaxLive / 4 || (what < 45 && mine.size() < kMaxLive)) {
+		if (mine.size() < kMaxLive / 4 ||
+		    (what < 45 && mine.size() < kMaxLive)) {
 			/* Few sizes, so that the threads share classes and zspages. */
-			static const unsigned long sizes[] = { 40, 200, 1016, 1500, 3000, 4000 };
+			static const unsigned long sizes[] = {
+				40, 200, 1016, 1500, 3000, 4000
+			};
 			unsigned long len = sizes[rng() % 6] - rng() % 8;
 			unsigned long h = zsng_core_malloc(pool, len, 0);
 
@@ -56,7 +59,8 @@ void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
 		} else if (what < 75) {
 			size_t i = rng() % mine.size();
 
-			if (first_bad_byte(pool, mine[i].h, mine[i].len, mine[i].seed) != -1)
+			if (first_bad_byte(pool, mine[i].h, mine[i].len,
+					   mine[i].seed) != -1)
 				res->bad++;
 			zsng_core_free(pool, mine[i].h);
 			mine[i] = mine.back();
@@ -69,7 +73,8 @@ void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
 
 			for (int pass = 0; pass < 3; pass++)
 				for (unsigned long b = 0; b < mine[i].len; b++)
-					if (p[b] != pattern_byte(mine[i].seed, b))
+					if (p[b] !=
+					    pattern_byte(mine[i].seed, b))
 						res->bad++;
 			mine[i].seed = next_seed++;
 			for (unsigned long b = 0; b < mine[i].len; b++)
@@ -78,7 +83,8 @@ void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
 		} else {
 			size_t i = rng() % mine.size();
 
-			if (first_bad_byte(pool, mine[i].h, mine[i].len, mine[i].seed) != -1)
+			if (first_bad_byte(pool, mine[i].h, mine[i].len,
+					   mine[i].seed) != -1)
 				res->bad++;
 		}
 	}
@@ -91,9 +97,7 @@ void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
 
 } // namespace
 
-class Stress : public ::testing::TestWithParam<int>
-{
-};
+class Stress : public ::testing::TestWithParam<int> {};
 
 TEST_P(Stress, AllocFreeMapWhileCompacting)
 {
@@ -117,8 +121,9 @@ TEST_P(Stress, AllocFreeMapWhileCompacting)
 		while (running.load()) {
 			freed += compactions % 2 ?
 					 zsng_core_compact(pool.get()) :
-					 zsng_core_compact_class(pool.get(),
-							 compactions / 2 % nr);
+					 zsng_core_compact_class(
+						 pool.get(),
+						 compactions / 2 % nr);
 			compactions++;
 			/* Both entry points race with each other too. */
 			if (compactions % 64 == 0)
