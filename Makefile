@@ -20,7 +20,7 @@ BUILD_LOG := $(TOP)/.cache/build.log
 USER_BUILD := $(TOP)/.cache/user
 
 .PHONY: all modules modules_install clean help style check unit vm-tests \
-	guard-test deps demo bench-compaction soak
+	guard-test deps demo bench-compaction soak check-debug
 
 all: modules
 
@@ -89,3 +89,13 @@ help:
 
 print-kdir:
 	@echo $(KDIR)
+
+# Reliability (Documentation/reliability.rst). "make soak DURATION=600"
+# soaks for ten minutes; "make check-debug" builds the debug kernel (once,
+# about an hour) and runs the VM selftests and a short soak under it.
+DURATION ?= 180
+soak:
+	@$(TOP)/scripts/soak $(DURATION)
+
+check-debug:
+	@$(TOP)/scripts/check-debug
