@@ -83,6 +83,8 @@ help:
 	@echo '  make demo            boot the test VM: swap on zram_ng, fragment, compact'
 	@echo '  make bench-compaction  the compaction experiment (ARGS="--mode kernel ...")'
 	@echo '  make style           checkpatch on C, clang-format check on C++'
+	@echo '  make soak [DURATION=180]  concurrent soak in the VM (Documentation/reliability.rst)'
+	@echo '  make check-debug     selftests + soak under a KASAN/lockdep/kmemleak kernel (slow)'
 	@echo '  make deps            install the Debian packages this project needs'
 	@echo '  make clean'
 	@echo 'Variables: KDIR=, KERNELRELEASE=, V=1'
