@@ -8,7 +8,7 @@
 # every attribute, and I/O past the end or unaligned. Each refusal has its
 # errno; accepted oddities are the ones stock zram accepts too. Nothing may
 # crash, warn or leak: the modules must unload at the end.
-# vm-timeout: 300
+# vm-timeout: 900
 . "$(dirname "$0")/../zram_ng/common.sh"
 
 DBG=/sys/kernel/debug/zsmalloc_ng

@@ -10,7 +10,7 @@
 #     what was stored before stays, page for page;
 #   - afterwards the pool is consistent: the scenarios still pass, a full
 #     discard leaves no page in it, reset and rmmod leave nothing behind.
-# vm-timeout: 300
+# vm-timeout: 600
 . "$(dirname "$0")/../zram_ng/common.sh"
 
 DBG=/sys/kernel/debug/zsmalloc_ng

@@ -5,7 +5,7 @@
 # fio verify on two devices, compaction every few ms, swap under a memory
 # cgroup, hot_add/reset/disksize/mem_limit cycles and discards at once.
 # "make soak" runs the same for longer.
-# vm-timeout: 400
+# vm-timeout: 900
 . "$(dirname "$0")/../lib.sh"
 
 secs=${SOAK_SECONDS:-60}
