@@ -159,8 +159,7 @@ done
 ktap_result "default_policy [ exact ] (whitespace trimmed)" sh -c \
 	"echo ' exact ' > $ZP/default_policy && [ \$(cat $ZP/default_policy) = exact ]"
 echo ratio >$ZP/default_policy
-ktap_todo "default_policy [ratio + 40 spaces + junk]: EINVAL" \
-	"default_policy_set() ignores strscpy truncation (zsmalloc_ng/kernel/module.c)" \
+ktap_result "default_policy [ratio + 40 spaces + junk]: EINVAL" \
 	write_expect_errno EINVAL "ratio                                        junk" $ZP/default_policy
 echo ratio >$ZP/default_policy
 

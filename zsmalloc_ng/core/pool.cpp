@@ -164,9 +164,8 @@ void Pool::destroy()
 	for (u32 i = 0; i < nr_classes_; i++) {
 		SizeClass *c = &classes_[i];
 
-		if (!c->groups)
-			continue;
-		for (u32 g = 0; g < c->nr_groups; g++) {
+		/* A failed init may have left any of the three arrays. */
+		for (u32 g = 0; c->groups && g < c->nr_groups; g++) {
 			while (!c->groups[g].empty()) {
 				Zspage *zs = zspage_of(c->groups[g].next);
 

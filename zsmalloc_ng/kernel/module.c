@@ -20,7 +20,8 @@ static int default_policy_set(const char *val, const struct kernel_param *kp)
 	char name[32];
 	int policy;
 
-	strscpy(name, val, sizeof(name));
+	if (strscpy(name, val, sizeof(name)) < 0)
+		return -EINVAL;
 	policy = zsng_policy_from_name(strim(name));
 	if (policy < 0)
 		return -EINVAL;
