@@ -25,19 +25,22 @@ zsng_core_pool *make(int policy)
 	return zsng_core_create("zsng-bench", policy, 8);
 }
 
-/* malloc + zsng_core_write() + free: how zram_ng stores a page. */
-void BM_MallocWriteFree(benchmark::State &state)
+/*
+ * malloc + store @len bytes + free per iteration, beside a resident object
+ * that keeps a zspage alive, as in a working pool.
+ */
+template <typename Store>
+void malloc_store_free(benchmark::State &state, Store store)
 {
 	const unsigned long len = state.range(0);
 	zsng_core_pool *pool = make(2);
 	std::vector<char> src(len, 'z');
-	/* A resident object keeps a zspage alive, as in a working pool. */
 	unsigned long keep = zsng_core_malloc(pool, len, 0);
 
 	for (auto _ : state) {
 		unsigned long h = zsng_core_malloc(pool, len, 0);
 
-		zsng_core_write(pool, h, src.data(), len);
+		store(pool, h, src.data(), len);
 		zsng_core_free(pool, h);
 	}
 	state.SetBytesProcessed((int64_t)state.iterations() * len);
@@ -45,25 +48,20 @@ void BM_MallocWriteFree(benchmark::State &state)
 	zsng_core_destroy(pool);
 }
 
-/* The same through map(WO) + memcpy + unmap: spanning objects bounce. */
+/* With zsng_core_write(): how zram_ng stores a page. */
+void BM_MallocWriteFree(benchmark::State &state)
+{
+	malloc_store_free(state, zsng_core_write);
+}
+
+/* Through map(WO) + memcpy + unmap: spanning objects bounce. */
 void BM_MallocMapWriteFree(benchmark::State &state)
 {
-	const unsigned long len = state.range(0);
-	zsng_core_pool *pool = make(2);
-	std::vector<char> src(len, 'z');
-	unsigned long keep = zsng_core_malloc(pool, len, 0);
-
-	for (auto _ : state) {
-		unsigned long h = zsng_core_malloc(pool, len, 0);
-		void *p = zsng_core_map(pool, h, 2 /* WO */);
-
-		memcpy(p, src.data(), len);
+	malloc_store_free(state, [](zsng_core_pool *pool, unsigned long h,
+				    const char *src, unsigned long len) {
+		memcpy(zsng_core_map(pool, h, 2 /* WO */), src, len);
 		zsng_core_unmap(pool, h);
-		zsng_core_free(pool, h);
-	}
-	state.SetBytesProcessed((int64_t)state.iterations() * len);
-	zsng_core_free(pool, keep);
-	zsng_core_destroy(pool);
+	});
 }
 
 void BM_MapReadOnly(benchmark::State &state)

@@ -479,19 +479,33 @@ static inline ObjSpan obj_span(const SizeClass *c, u32 idx)
 	return { at, len, (at & (kPageSize - 1)) + len > kPageSize };
 }
 
+/*
+ * Keeps the object of @slot where it is until unpin(): compaction waits for
+ * a source zspage's mapcount to drop. Returns the zspage, the index in @idx.
+ */
+Zspage *Pool::pin(HandleSlot *slot, u32 *idx)
+{
+	Zspage *zs;
+
+	zsng_svc_lock(lock_);
+	zs = slot->zspage;
+	*idx = slot->idx;
+	__atomic_fetch_add(&zs->mapcount, 1, __ATOMIC_ACQUIRE);
+	zsng_svc_unlock(lock_);
+	return zs;
+}
+
+void Pool::unpin(Zspage *zs)
+{
+	__atomic_fetch_sub(&zs->mapcount, 1, __ATOMIC_RELEASE);
+}
+
 void *Pool::map(ulong handle, MapMode mode)
 {
 	HandleSlot *slot = reinterpret_cast<HandleSlot *>(handle);
 	char *area = static_cast<char *>(zsng_svc_map_begin());
-	Zspage *zs;
 	u32 idx;
-
-	zsng_svc_lock(lock_);
-	zs = slot->zspage;
-	idx = slot->idx;
-	__atomic_fetch_add(&zs->mapcount, 1, __ATOMIC_ACQUIRE);
-	zsng_svc_unlock(lock_);
-
+	Zspage *zs = pin(slot, &idx);
 	SizeClass *c = &classes_[zs->class_idx];
 	ObjSpan span = obj_span(c, idx);
 
@@ -520,31 +534,24 @@ void Pool::unmap(ulong handle)
 		    MapMode::RO)
 			chain_copy(zs, span.at, area, span.len, true);
 	}
-	__atomic_fetch_sub(&zs->mapcount, 1, __ATOMIC_RELEASE);
+	unpin(zs);
 	zsng_svc_map_end();
 }
 
 void Pool::write(ulong handle, const void *src, ulong len)
 {
-	HandleSlot *slot = reinterpret_cast<HandleSlot *>(handle);
-	Zspage *zs;
 	u32 idx;
 
 	/* Pinned like a mapping: compaction waits, so the CPU must not sleep. */
 	zsng_svc_map_begin();
-	zsng_svc_lock(lock_);
-	zs = slot->zspage;
-	idx = slot->idx;
-	__atomic_fetch_add(&zs->mapcount, 1, __ATOMIC_ACQUIRE);
-	zsng_svc_unlock(lock_);
-
+	Zspage *zs = pin(reinterpret_cast<HandleSlot *>(handle), &idx);
 	ObjSpan span = obj_span(&classes_[zs->class_idx], idx);
 
 	if (ZSNG_WARN_ON(len > span.len))
 		len = span.len;
 	chain_copy(zs, span.at, static_cast<char *>(const_cast<void *>(src)),
 		   len, true);
-	__atomic_fetch_sub(&zs->mapcount, 1, __ATOMIC_RELEASE);
+	unpin(zs);
 	zsng_svc_map_end();
 }
 

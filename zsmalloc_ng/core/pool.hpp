@@ -154,6 +154,8 @@ class Pool {
 	Zspage *isolate_src(SizeClass *c);
 	u32 putback(SizeClass *c, Zspage *zs);
 	void wait_unmapped(Zspage *zs);
+	Zspage *pin(HandleSlot *slot, u32 *idx);
+	void unpin(Zspage *zs);
 
 	u32 obj_malloc(SizeClass *c, Zspage *zs, HandleSlot *slot);
 	void obj_free(SizeClass *c, Zspage *zs, u32 idx);
