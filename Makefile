@@ -20,7 +20,7 @@ BUILD_LOG := $(TOP)/.cache/build.log
 USER_BUILD := $(TOP)/.cache/user
 
 .PHONY: all modules modules_install clean help style check unit vm-tests \
-	guard-test deps demo bench-compaction soak check-debug
+	guard-test deps demo bench-compaction soak check-debug fuzz
 
 all: modules
 
@@ -84,6 +84,7 @@ help:
 	@echo '  make bench-compaction  the compaction experiment (ARGS="--mode kernel ...")'
 	@echo '  make style           checkpatch on C, clang-format check on C++'
 	@echo '  make soak [DURATION=180]  concurrent soak in the VM (Documentation/reliability.rst)'
+	@echo '  make fuzz [FUZZ_SECONDS=600]  fuzz the core, merge new coverage into the kept corpus'
 	@echo '  make check-debug     selftests + soak under a KASAN/lockdep/kmemleak kernel (slow)'
 	@echo '  make deps            install the Debian packages this project needs'
 	@echo '  make clean'
@@ -95,6 +96,13 @@ print-kdir:
 # Reliability (Documentation/reliability.rst). "make soak DURATION=600"
 # soaks for ten minutes; "make check-debug" builds the debug kernel (once,
 # about an hour) and runs the VM selftests and a short soak under it.
+# A longer fuzzing run whose new coverage is merged into the corpus kept
+# in the repo (zsmalloc_ng/fuzz/corpus): commit what it adds.
+FUZZ_SECONDS ?= 600
+fuzz:
+	@$(TOP)/scripts/deps.sh --quiet
+	@$(TOP)/zsmalloc_ng/fuzz/run-fuzz --merge $(FUZZ_SECONDS)
+
 DURATION ?= 180
 soak:
 	@$(TOP)/scripts/soak $(DURATION)

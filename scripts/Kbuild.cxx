@@ -28,8 +28,20 @@ cxx-freestanding-flags := -std=gnu++17 -nostdinc -nostdinc++ -ffreestanding \
 	-fcheck-new -fno-unwind-tables -fno-asynchronous-unwind-tables \
 	-fno-PIE -fno-pic -Werror -DZSNG_KERNEL
 
+# The debug kernel's checkers (scripts/build-debug-kernel) instrument the
+# C++ objects as Makefile.lib instruments C: KASAN's CFLAGS_KASAN when the
+# .config has KASAN, UBSAN's CFLAGS_UBSAN when it sanitizes everything.
+# One difference: KASAN's global redzones are off for C++ (asan-globals=0).
+# They are registered by a compiler-made module constructor, which is the
+# .init_array cxx-guard refuses; the core's globals are a few constant
+# tables, and its heap objects (the pools, the zspages) are still checked.
+cxx-kasan-flags := $(if $(filter y,$(CONFIG_KASAN)), \
+	$(subst asan-globals=1,asan-globals=0,$(CFLAGS_KASAN)))
+cxx-ubsan-flags := $(if $(filter y,$(CONFIG_UBSAN_SANITIZE_ALL)),$(CFLAGS_UBSAN))
+
 cxx_flags = $(filter-out $(cxx-c-only-flags), \
 		$(KBUILD_CFLAGS) $(KBUILD_CFLAGS_MODULE)) \
+	    $(cxx-kasan-flags) $(cxx-ubsan-flags) \
 	    $(cxx-freestanding-flags) -I$(src)/zsmalloc_ng/core
 
 quiet_cmd_cxx_o_cpp = CXX $(quiet_modtag) $@

@@ -7,7 +7,10 @@
 #
 # Idempotent: dpkg-query decides what is missing, and only that is
 # installed; 'apt-get update' runs only when something is missing.
-# Usage: scripts/deps.sh [--check]   (--check: list missing, exit 1 if any)
+# Usage: scripts/deps.sh [--check|--quiet|--debug-kernel]
+#   --check         list what is missing, exit 1 if anything is
+#   --debug-kernel  also what scripts/build-debug-kernel needs to build
+#                   a kernel (flex, bison, libelf, libssl, pahole)
 set -eu
 
 PACKAGES="
@@ -19,6 +22,9 @@ PACKAGES="
 	clang libclang-rt-14-dev clang-format
 	python3 jq bc
 "
+
+[ "${1:-}" = --debug-kernel ] &&
+	PACKAGES="$PACKAGES flex bison bc libelf-dev libssl-dev dwarves"
 
 missing=
 for pkg in $PACKAGES; do

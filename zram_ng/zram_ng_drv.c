@@ -267,10 +267,13 @@ compress_again:
 		handle = 0;
 	}
 
+	src = comp_len == PAGE_SIZE ? kmap_local_page(page) : zstrm->buffer;
 	if (!handle) {
 		/* first without sleeping: the stream pins us to this CPU */
-		handle = zsng_malloc(zram->mem_pool, comp_len, nosleep_gfp);
+		handle = zsng_store(zram->mem_pool, src, comp_len, nosleep_gfp);
 		if (IS_ERR_VALUE(handle)) {
+			if (comp_len == PAGE_SIZE)
+				kunmap_local(src);
 			/* drop the stream, allocate as we may, compress again */
 			zcomp_ng_stream_put(zram->comp);
 			atomic64_inc(&zram->stats.writestall);
@@ -282,24 +285,19 @@ compress_again:
 			alloc_len = comp_len;
 			goto compress_again;
 		}
-		alloc_len = comp_len;
+	} else {
+		zsng_write_object(zram->mem_pool, handle, src, comp_len);
 	}
+	if (comp_len == PAGE_SIZE)
+		kunmap_local(src);
+	zcomp_ng_stream_put(zram->comp);
 
 	alloced_pages = zsng_get_total_pages(zram->mem_pool);
 	zram_ng_update_used_max(zram, alloced_pages);
 	if (zram->limit_pages && alloced_pages > zram->limit_pages) {
-		zcomp_ng_stream_put(zram->comp);
 		zsng_free(zram->mem_pool, handle);
 		return -ENOMEM;
 	}
-
-	src = zstrm->buffer;
-	if (comp_len == PAGE_SIZE)
-		src = kmap_local_page(page);
-	zsng_write_object(zram->mem_pool, handle, src, comp_len);
-	if (comp_len == PAGE_SIZE)
-		kunmap_local(src);
-	zcomp_ng_stream_put(zram->comp);
 	atomic64_add(comp_len, &zram->stats.compr_data_size);
 
 out:

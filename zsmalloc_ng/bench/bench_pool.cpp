@@ -48,8 +48,23 @@ void malloc_store_free(benchmark::State &state, Store store)
 	zsng_core_destroy(pool);
 }
 
-/* With zsng_core_write(): how zram_ng stores a page. */
+/* malloc + write in one call, zsng_core_store(): how zram_ng stores a page. */
 void BM_MallocWriteFree(benchmark::State &state)
+{
+	const unsigned long len = state.range(0);
+	zsng_core_pool *pool = make(2);
+	std::vector<char> src(len, 'z');
+	unsigned long keep = zsng_core_malloc(pool, len, 0);
+
+	for (auto _ : state)
+		zsng_core_free(pool, zsng_core_store(pool, src.data(), len, 0));
+	state.SetBytesProcessed((int64_t)state.iterations() * len);
+	zsng_core_free(pool, keep);
+	zsng_core_destroy(pool);
+}
+
+/* zsng_core_malloc() then zsng_core_write(): two trips through the lock. */
+void BM_MallocThenWriteFree(benchmark::State &state)
 {
 	malloc_store_free(state, zsng_core_write);
 }
@@ -160,6 +175,7 @@ void sizes(benchmark::internal::Benchmark *b)
 } // namespace
 
 BENCHMARK(BM_MallocWriteFree)->Apply(sizes);
+BENCHMARK(BM_MallocThenWriteFree)->Apply(sizes);
 BENCHMARK(BM_MallocMapWriteFree)->Apply(sizes);
 BENCHMARK(BM_MapReadOnly)->Apply(sizes);
 BENCHMARK(BM_Memcpy)->Apply(sizes);

@@ -54,6 +54,12 @@ void zsng_core_write(struct zsng_core_pool *pool, unsigned long handle,
 	P(pool)->write(handle, src, len);
 }
 
+unsigned long zsng_core_store(struct zsng_core_pool *pool, const void *src,
+			      unsigned long len, unsigned int gfp)
+{
+	return P(pool)->store(src, len, gfp);
+}
+
 unsigned long zsng_core_compact(struct zsng_core_pool *pool)
 {
 	return P(pool)->compact();

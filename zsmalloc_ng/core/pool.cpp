@@ -11,12 +11,23 @@ namespace zsng
 constexpr u32 kNoObj = 0x7fffffffu;
 constexpr ulong kAllocatedTag = 1;
 
+/*
+ * The list and the stats column of a zspage with a given in-use count. The
+ * policies' group functions divide; a table per class makes the lookup on
+ * every malloc and free two loads instead.
+ */
+struct GroupOf {
+	u16 group;
+	u16 shown;
+};
+
 struct SizeClass {
 	u32 size;
 	u32 pages_per_zspage;
 	u32 objs_per_zspage;
 	u32 nr_groups;
 	bool huge;
+	GroupOf *group_of_inuse; /* objs_per_zspage + 1 entries */
 	ListNode *groups; /* nr_groups list heads */
 	u64 *nonempty; /* bit g set <=> groups[g] is not empty */
 	ulong *group_count; /* zspages listed per shown group */
@@ -141,12 +152,24 @@ bool Pool::init(const char *name, Policy policy, u32 max_pages)
 			8 * Bitmap::words_for(c->nr_groups), ZSNG_GFP_KERNEL));
 		c->group_count = static_cast<ulong *>(zsng_svc_zalloc(
 			sizeof(ulong) * kMaxShownGroups, ZSNG_GFP_KERNEL));
+		c->group_of_inuse = static_cast<GroupOf *>(zsng_svc_zalloc(
+			sizeof(GroupOf) * (c->objs_per_zspage + 1),
+			ZSNG_GFP_KERNEL));
+		for (u32 n = 0; c->group_of_inuse && n <= c->objs_per_zspage;
+		     n++) {
+			u32 objs = c->objs_per_zspage;
+
+			c->group_of_inuse[n] = { (u16)group_of(policy, n, objs),
+						 (u16)shown_group_of(policy, n,
+								     objs) };
+		}
 		/* destroy() walks the lists: make them valid before any exit. */
 		if (c->groups) {
 			for (u32 g = 0; g < c->nr_groups; g++)
 				c->groups[g].init();
 		}
-		if (!c->groups || !c->nonempty || !c->group_count) {
+		if (!c->groups || !c->nonempty || !c->group_count ||
+		    !c->group_of_inuse) {
 			zsng_svc_free(geo);
 			return false;
 		}
@@ -164,7 +187,7 @@ void Pool::destroy()
 	for (u32 i = 0; i < nr_classes_; i++) {
 		SizeClass *c = &classes_[i];
 
-		/* A failed init may have left any of the three arrays. */
+		/* A failed init may have left any of the four arrays. */
 		for (u32 g = 0; c->groups && g < c->nr_groups; g++) {
 			while (!c->groups[g].empty()) {
 				Zspage *zs = zspage_of(c->groups[g].next);
@@ -191,6 +214,7 @@ void Pool::destroy()
 		zsng_svc_free(c->groups);
 		zsng_svc_free(c->nonempty);
 		zsng_svc_free(c->group_count);
+		zsng_svc_free(c->group_of_inuse);
 	}
 	zsng_svc_free(classes_);
 	if (slot_cache_)
@@ -255,8 +279,8 @@ void Pool::free_zspage(SizeClass *c, Zspage *zs)
 
 void Pool::insert_zspage(SizeClass *c, Zspage *zs)
 {
-	u32 g = group_of(policy_, zs->inuse, c->objs_per_zspage);
-	ListNode *head = &c->groups[g];
+	GroupOf g = c->group_of_inuse[zs->inuse];
+	ListNode *head = &c->groups[g.group];
 
 	/*
 	 * 6.1's "inuse optimisation": a zspage with fewer objects than the
@@ -267,10 +291,10 @@ void Pool::insert_zspage(SizeClass *c, Zspage *zs)
 		head->next->add(&zs->list);
 	else
 		head->add(&zs->list);
-	zs->group = (u16)g;
-	zs->shown = (u16)shown_group_of(policy_, zs->inuse, c->objs_per_zspage);
+	zs->group = g.group;
+	zs->shown = g.shown;
 	zs->isolated = false;
-	Bitmap::set(c->nonempty, g);
+	Bitmap::set(c->nonempty, g.group);
 	c->group_count[zs->shown]++;
 }
 
@@ -288,16 +312,13 @@ void Pool::remove_zspage(SizeClass *c, Zspage *zs)
  */
 u32 Pool::fix_group(SizeClass *c, Zspage *zs)
 {
-	u32 g = group_of(policy_, zs->inuse, c->objs_per_zspage);
+	GroupOf g = c->group_of_inuse[zs->inuse];
 
-	if (zs->isolated)
-		return g;
-	if (g != zs->group || zs->shown != shown_group_of(policy_, zs->inuse,
-							  c->objs_per_zspage)) {
+	if (!zs->isolated && (g.group != zs->group || g.shown != zs->shown)) {
 		remove_zspage(c, zs);
 		insert_zspage(c, zs);
 	}
-	return g;
+	return g.group;
 }
 
 /* The fullest zspage that is neither empty nor full, still listed. */
@@ -335,7 +356,7 @@ Zspage *Pool::isolate_src(SizeClass *c)
 /* Lists an isolated zspage again; returns its group (0: empty, free it). */
 u32 Pool::putback(SizeClass *c, Zspage *zs)
 {
-	u32 g = group_of(policy_, zs->inuse, c->objs_per_zspage);
+	u32 g = c->group_of_inuse[zs->inuse].group;
 
 	if (g != 0)
 		insert_zspage(c, zs);
@@ -393,7 +414,13 @@ HandleSlot *Pool::alloced_slot(SizeClass *c, Zspage *zs, u32 idx)
 	return reinterpret_cast<HandleSlot *>(hdr & ~kAllocatedTag);
 }
 
-ulong Pool::malloc(ulong size, u32 gfp)
+/*
+ * malloc(), and with @pinned also the first half of write(): the new object
+ * is pinned (mapcount raised, CPU pinned by map_begin()) before the pool
+ * lock is dropped, and its zspage returned in *@pinned. On error nothing is
+ * pinned.
+ */
+ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 {
 	u32 ci = class_index(size);
 	SizeClass *c;
@@ -408,30 +435,45 @@ ulong Pool::malloc(ulong size, u32 gfp)
 	if (!slot)
 		return (ulong)-ZSNG_ENOMEM;
 
+	if (pinned)
+		zsng_svc_map_begin();
 	zsng_svc_lock(lock_);
 	zs = find_fullest(c);
 	if (zs) {
 		obj_malloc(c, zs, slot);
 		fix_group(c, zs);
-		zsng_svc_unlock(lock_);
-		return reinterpret_cast<ulong>(slot);
+		goto out;
 	}
 	zsng_svc_unlock(lock_);
+	if (pinned)
+		zsng_svc_map_end();
 
-	/* Page allocation may sleep: not under the pool lock. */
+	/* Page allocation may sleep: not under the pool lock, nor pinned. */
 	zs = alloc_zspage(c, gfp);
 	if (!zs) {
 		zsng_svc_cache_free(slot_cache_, slot);
 		return (ulong)-ZSNG_ENOMEM;
 	}
 
+	if (pinned)
+		zsng_svc_map_begin();
 	zsng_svc_lock(lock_);
 	obj_malloc(c, zs, slot);
 	insert_zspage(c, zs);
 	c->zspages++;
 	add_relaxed(pages_used_, c->pages_per_zspage);
+out:
+	if (pinned) {
+		__atomic_fetch_add(&zs->mapcount, 1, __ATOMIC_ACQUIRE);
+		*pinned = zs;
+	}
 	zsng_svc_unlock(lock_);
 	return reinterpret_cast<ulong>(slot);
+}
+
+ulong Pool::malloc(ulong size, u32 gfp)
+{
+	return alloc_object(size, gfp, nullptr);
 }
 
 void Pool::free(ulong handle)
@@ -538,13 +580,9 @@ void Pool::unmap(ulong handle)
 	zsng_svc_map_end();
 }
 
-void Pool::write(ulong handle, const void *src, ulong len)
+/* Copies into a pinned object, then unpins it. */
+void Pool::write_pinned(Zspage *zs, u32 idx, const void *src, ulong len)
 {
-	u32 idx;
-
-	/* Pinned like a mapping: compaction waits, so the CPU must not sleep. */
-	zsng_svc_map_begin();
-	Zspage *zs = pin(reinterpret_cast<HandleSlot *>(handle), &idx);
 	ObjSpan span = obj_span(&classes_[zs->class_idx], idx);
 
 	if (ZSNG_WARN_ON(len > span.len))
@@ -553,6 +591,28 @@ void Pool::write(ulong handle, const void *src, ulong len)
 		   len, true);
 	unpin(zs);
 	zsng_svc_map_end();
+}
+
+void Pool::write(ulong handle, const void *src, ulong len)
+{
+	u32 idx;
+
+	/* Pinned like a mapping: compaction waits, so the CPU must not sleep. */
+	zsng_svc_map_begin();
+	Zspage *zs = pin(reinterpret_cast<HandleSlot *>(handle), &idx);
+
+	write_pinned(zs, idx, src, len);
+}
+
+ulong Pool::store(const void *src, ulong len, u32 gfp)
+{
+	Zspage *zs;
+	ulong handle = alloc_object(len, gfp, &zs);
+
+	if (handle < (ulong)-4095L)
+		write_pinned(zs, reinterpret_cast<HandleSlot *>(handle)->idx,
+			     src, len);
+	return handle;
 }
 
 /* ---- compaction --------------------------------------------------------- */

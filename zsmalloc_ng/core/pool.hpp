@@ -14,7 +14,9 @@
  *   Pool        the size-class table, a handle-slot cache and the pool lock.
  *   SizeClass   geometry (size, pages/objects per zspage), one list of
  *               zspages per fullness group (policy.hpp), a bitmap of the
- *               groups that are not empty, and counters.
+ *               groups that are not empty, a table from in-use count to
+ *               group (the policies' group functions divide, and every
+ *               malloc and free asks), and counters.
  *   Zspage      a descriptor allocated beside its pages: the page addresses,
  *               inuse, the first free object index, the fullness group it
  *               is listed in, and mapcount (mappers of its objects right
@@ -38,7 +40,9 @@
  * The pool lock protects every list, descriptor field except mapcount,
  * handle slot and in-band header. zsng map takes the pool lock just long
  * enough to read the slot and raise the zspage's mapcount, and drops the
- * mapcount on unmap without the lock. Compaction holds the pool lock and
+ * mapcount on unmap without the lock. store() (malloc + write) raises the
+ * mapcount of the new object's zspage before it drops the lock it
+ * allocated under, so it copies the bytes after one trip through the lock. Compaction holds the pool lock and
  * waits for a source zspage's mapcount to reach zero before moving its
  * objects: new mappers need the pool lock, so they cannot enter, and
  * existing mappers do not sleep (map pins the CPU), so the wait is short.
@@ -110,6 +114,12 @@ class Pool {
 	void unmap(ulong handle);
 	/* Copies @len bytes into the object: no bounce buffer when it spans. */
 	void write(ulong handle, const void *src, ulong len);
+	/*
+	 * malloc(@len) + write(@len bytes of @src) with one trip through the
+	 * pool lock: how zram_ng stores a compressed page. May sleep as
+	 * malloc() may (per @gfp), never while copying.
+	 */
+	ulong store(const void *src, ulong len, u32 gfp);
 
 	ulong compact();
 	ulong compact_class(u32 class_idx);
@@ -156,6 +166,8 @@ class Pool {
 	void wait_unmapped(Zspage *zs);
 	Zspage *pin(HandleSlot *slot, u32 *idx);
 	void unpin(Zspage *zs);
+	ulong alloc_object(ulong size, u32 gfp, Zspage **pinned);
+	void write_pinned(Zspage *zs, u32 idx, const void *src, ulong len);
 
 	u32 obj_malloc(SizeClass *c, Zspage *zs, HandleSlot *slot);
 	void obj_free(SizeClass *c, Zspage *zs, u32 idx);

@@ -48,6 +48,8 @@ void *zsng_core_map(struct zsng_core_pool *pool, unsigned long handle,
 void zsng_core_unmap(struct zsng_core_pool *pool, unsigned long handle);
 void zsng_core_write(struct zsng_core_pool *pool, unsigned long handle,
 		     const void *src, unsigned long len);
+unsigned long zsng_core_store(struct zsng_core_pool *pool, const void *src,
+			      unsigned long len, unsigned int gfp);
 unsigned long zsng_core_compact(struct zsng_core_pool *pool);
 unsigned long zsng_core_compact_class(struct zsng_core_pool *pool,
 				      unsigned int class_idx);

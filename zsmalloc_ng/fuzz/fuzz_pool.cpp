@@ -110,7 +110,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			/* Some allocations run with injection armed. */
 			if (fail < 32)
 				zsng_user_fail_after(fail % 4);
-			o.h = zsng_core_malloc(pool, len, 0);
+			/* op & 16: through store(), bytes and all */
+			if (op & 16) {
+				static unsigned char buf[ZSNG_PAGE_SIZE + 1];
+
+				for (unsigned long i = 0; i < len; i++)
+					buf[i] = byte_of(o.seed, i);
+				o.h = zsng_core_store(pool, buf, len, 0);
+			} else {
+				o.h = zsng_core_malloc(pool, len, 0);
+			}
 			zsng_user_fail_after(-1);
 			if (len == 0 || len > ZSNG_PAGE_SIZE) {
 				if (o.h != (unsigned long)-22)
@@ -124,7 +133,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			if (o.h >= (unsigned long)-4095L)
 				__builtin_trap();
-			fill(pool, o, op & 8 ? 2 /* WO */ : 0 /* RW */);
+			if (op & 16)
+				verify(pool, o);
+			else
+				fill(pool, o, op & 8 ? 2 /* WO */ : 0 /* RW */);
 			live.push_back(o);
 			break;
 		}

@@ -67,6 +67,13 @@ void zsng_unmap_object(struct zsng_pool *pool, unsigned long handle);
  */
 void zsng_write_object(struct zsng_pool *pool, unsigned long handle,
 		       const void *src, size_t len);
+/*
+ * zsng_malloc(@len) and zsng_write_object() of @src in one call, with one
+ * trip through the pool lock. Returns the handle or an error value, as
+ * zsng_malloc() does; sleeps only if @gfp allows and never while copying.
+ */
+unsigned long zsng_store(struct zsng_pool *pool, const void *src, size_t len,
+			 gfp_t gfp);
 
 /* Returns the number of pages compaction freed. */
 unsigned long zsng_compact(struct zsng_pool *pool);

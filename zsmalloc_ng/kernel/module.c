@@ -141,6 +141,13 @@ void zsng_write_object(struct zsng_pool *pool, unsigned long handle,
 }
 EXPORT_SYMBOL_GPL(zsng_write_object);
 
+unsigned long zsng_store(struct zsng_pool *pool, const void *src, size_t len,
+			 gfp_t gfp)
+{
+	return zsng_core_store(pool->core, src, len, (__force unsigned int)gfp);
+}
+EXPORT_SYMBOL_GPL(zsng_store);
+
 unsigned long zsng_compact(struct zsng_pool *pool)
 {
 	return zsng_core_compact(pool->core);

@@ -195,6 +195,71 @@ TEST_P(Faults, MallocNewZspage)
 	base.expect_same("malloc teardown", 0);
 }
 
+/*
+ * zsng_core_store() fails like malloc at every allocation it makes (slot,
+ * descriptor, each page): -ENOMEM, nothing leaked, nothing left pinned
+ * (the compaction below would spin on a pin), and the objects already
+ * stored keep their bytes.
+ */
+TEST_P(Faults, StoreNewZspage)
+{
+	Baseline base;
+	PoolPtr pool = make_pool(GetParam());
+	const unsigned long len = 3000;
+	unsigned int ci = zsng_core_class_index(pool.get(), len);
+	struct zsng_core_class_stats cs;
+	std::vector<unsigned long> stored;
+	std::vector<unsigned char> buf(len);
+
+	zsng_core_class_stats(pool.get(), ci, &cs);
+	for (unsigned int k = 0; k < cs.objs_per_zspage; k++) {
+		stored.push_back(zsng_core_malloc(pool.get(), len, 0));
+		ASSERT_FALSE(is_err(stored.back()));
+		stamp(pool.get(), stored.back(), len, k);
+	}
+	Baseline with_objects;
+	const long steps = 2 + cs.pages_per_zspage;
+
+	for (unsigned long i = 0; i < len; i++)
+		buf[i] = pattern_byte(77, i);
+	for (long n = 0; n <= steps; n++) {
+		unsigned long h;
+		{
+			FailAfter arm(n);
+			h = zsng_core_store(pool.get(), buf.data(), len, 0);
+		}
+		if (n < steps) {
+			EXPECT_EQ(h, kENOMEM) << "n=" << n;
+			with_objects.expect_same("store", n);
+		} else {
+			ASSERT_FALSE(is_err(h));
+			EXPECT_EQ(first_bad_byte(pool.get(), h, len, 77), -1);
+			stored.push_back(h);
+		}
+		ASSERT_EQ(zsng_core_check(pool.get()), 0) << "n=" << n;
+	}
+	/* Half freed: compaction must move the new object, so it is unpinned. */
+	for (size_t k = 0; k + 1 < stored.size(); k += 2) {
+		zsng_core_free(pool.get(), stored[k]);
+		stored[k] = 0;
+	}
+	zsng_core_compact(pool.get());
+	EXPECT_EQ(zsng_core_check(pool.get()), 0);
+	for (size_t k = 0; k < stored.size(); k++) {
+		bool last = k + 1 == stored.size();
+
+		if (!stored[k])
+			continue;
+		EXPECT_EQ(first_bad_byte(pool.get(), stored[k], len,
+					 last ? 77 : k),
+			  -1)
+			<< k;
+		zsng_core_free(pool.get(), stored[k]);
+	}
+	pool.reset();
+	base.expect_same("store teardown", 0);
+}
+
 /* Every chain length: each page of the chain fails in turn. */
 TEST_P(Faults, MallocEveryPageOfEveryChain)
 {

@@ -196,3 +196,29 @@ TEST(Stress, ConcurrentCompactorsAndFrees)
 
 INSTANTIATE_TEST_SUITE_P(Policies, Stress, ::testing::Range(0, kNrPolicies),
 			 policy_param_name);
+
+/*
+ * The userspace service layer counts handle slots per thread; a slot
+ * allocated by one thread and freed by another, and the threads' exits,
+ * must still add up to zero live allocations.
+ */
+TEST(Stress, SlotsFreedByAnotherThreadAreCounted)
+{
+	long allocs0 = zsng_user_live_allocs();
+	PoolPtr pool = make_pool(kRatio);
+	std::vector<unsigned long> hs(1000);
+
+	std::thread producer([&] {
+		for (unsigned long &h : hs)
+			h = zsng_core_malloc(pool.get(), 100, 0);
+	});
+	producer.join();
+	EXPECT_GE(zsng_user_live_allocs(), allocs0 + 1000);
+	std::thread consumer([&] {
+		for (unsigned long h : hs)
+			zsng_core_free(pool.get(), h);
+	});
+	consumer.join();
+	pool.reset();
+	EXPECT_EQ(zsng_user_live_allocs(), allocs0);
+}
