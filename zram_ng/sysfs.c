@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
+#include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -25,15 +26,59 @@ static ssize_t disksize_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%llu\n", disksize);
 }
 
+/*
+ * memparse() and the error it does not report: a number or a K/M/G/T/P/E
+ * multiple that does not fit in 64 bits wraps silently there (2^64 would
+ * be a mem_limit of 0, "no limit"); here it is ERANGE, as kstrtoull says.
+ * Nothing parsed is EINVAL. *@end is left after the suffix, as memparse
+ * leaves it, for the caller to judge what follows.
+ */
+static int zram_ng_parse_size(const char *buf, u64 *out, char **end)
+{
+	static const char suffixes[] = "KMGTPE";
+	bool hex = buf[0] == '0' && tolower(buf[1]) == 'x';
+	const char *p = hex ? buf + 2 : buf;
+	unsigned int shift = 0;
+	char digits[24];
+	const char *s;
+	u64 val;
+	int ret;
+
+	while (hex ? isxdigit(*p) : isdigit(*p))
+		p++;
+	if (p == buf)
+		return -EINVAL;
+	if (p - buf >= sizeof(digits))
+		return -ERANGE;
+	memcpy(digits, buf, p - buf);
+	digits[p - buf] = '\0';
+	ret = kstrtoull(digits, 0, &val);
+	if (ret)
+		return ret;
+	s = *p ? strchr(suffixes, toupper(*p)) : NULL;
+	if (s) {
+		shift = 10 * (s - suffixes + 1);
+		if (val > U64_MAX >> shift)
+			return -ERANGE;
+		p++;
+	}
+	*out = val << shift;
+	*end = (char *)p;
+	return 0;
+}
+
 static ssize_t disksize_store(struct device *dev, struct device_attribute *attr,
 			      const char *buf, size_t len)
 {
 	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
 	u64 disksize;
+	char *end;
 	int ret;
 
-	disksize = memparse(buf, NULL);
-	/* 0, garbage, and sizes PAGE_ALIGN would wrap to 0 */
+	ret = zram_ng_parse_size(buf, &disksize, &end);
+	if (ret)
+		return ret;
+	/* 0, and sizes PAGE_ALIGN would wrap to 0 */
 	if (!disksize || disksize > U64_MAX - PAGE_SIZE)
 		return -EINVAL;
 
@@ -80,11 +125,14 @@ static ssize_t mem_limit_store(struct device *dev,
 {
 	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
 	u64 limit;
-	char *tmp;
+	char *end;
+	int ret;
 
-	limit = memparse(buf, &tmp);
-	if (buf == tmp || limit > U64_MAX - PAGE_SIZE)
-		return -EINVAL;
+	ret = zram_ng_parse_size(buf, &limit, &end);
+	if (ret)
+		return ret;
+	if (limit > U64_MAX - PAGE_SIZE)
+		return -ERANGE;
 
 	down_write(&zram->init_lock);
 	zram->limit_pages = PAGE_ALIGN(limit) >> PAGE_SHIFT;
