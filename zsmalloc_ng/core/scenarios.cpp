@@ -328,21 +328,37 @@ const Scenario kScenarios[] = {
 	{ "no-gain", "...........x" },
 };
 
+/*
+ * The arrays of one scenario run: on the heap, since with KASAN's stack
+ * redzones they would push run_scenario() past the kernel's 2 KiB frame
+ * limit.
+ */
+struct ScenarioArrays {
+	ulong handles[64];
+	u32 inuse[64];
+	u32 hist[kPageSize / kMinAllocSize + 1];
+};
+
 int run_scenario(const Scenario &s, Policy policy, zsng_emit_fn emit, void *ctx)
 {
 	Pool *pool = Pool::create("zsng-scn", policy,
 				  zsng_svc_max_pages_per_zspage());
-	ulong handles[64] = {};
+	auto *arrays = static_cast<ScenarioArrays *>(
+		zsng_svc_zalloc(sizeof(ScenarioArrays), ZSNG_GFP_KERNEL));
+	ulong *handles = arrays ? arrays->handles : nullptr;
 	u32 n = 0, ci;
 	ulong freed;
 	int ret = 0;
 	ClassStats cs;
-	u32 inuse[64], hist[kPageSize / kMinAllocSize + 1];
 	u32 nz;
 	ulong o_moves = 0, o_pages = 0;
 
-	if (!pool)
+	if (!pool || !arrays) {
+		if (pool)
+			pool->destroy();
+		zsng_svc_free(arrays);
 		return -ZSNG_ENOMEM;
+	}
 	ci = pool->class_index(1016);
 	while (s.layout[n] && n < 64)
 		n++;
@@ -362,9 +378,9 @@ int run_scenario(const Scenario &s, Policy policy, zsng_emit_fn emit, void *ctx)
 		}
 	}
 	pool->class_stats(ci, &cs);
-	nz = pool->class_inuse_counts(ci, inuse, 64);
-	oracle(inuse, min_of(nz, 64u), cs.objs_per_zspage, cs.pages_per_zspage,
-	       &o_moves, &o_pages, hist);
+	nz = pool->class_inuse_counts(ci, arrays->inuse, 64);
+	oracle(arrays->inuse, min_of(nz, 64u), cs.objs_per_zspage,
+	       cs.pages_per_zspage, &o_moves, &o_pages, arrays->hist);
 	freed = pool->compact_class(ci);
 	pool->class_stats(ci, &cs);
 	for (u32 k = 0; k < n; k++)
@@ -386,6 +402,7 @@ out:
 		if (handles[k])
 			pool->free(handles[k]);
 	pool->destroy();
+	zsng_svc_free(arrays);
 	return ret;
 }
 
