@@ -131,8 +131,9 @@ static ssize_t mem_limit_store(struct device *dev,
 	ret = zram_ng_parse_size(buf, &limit, &end);
 	if (ret)
 		return ret;
+	/* fits in 64 bits, but PAGE_ALIGN would wrap it to 0 */
 	if (limit > U64_MAX - PAGE_SIZE)
-		return -ERANGE;
+		return -EINVAL;
 
 	down_write(&zram->init_lock);
 	zram->limit_pages = PAGE_ALIGN(limit) >> PAGE_SHIFT;
