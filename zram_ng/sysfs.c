@@ -30,10 +30,10 @@ static ssize_t disksize_show(struct device *dev, struct device_attribute *attr,
  * memparse() and the error it does not report: a number or a K/M/G/T/P/E
  * multiple that does not fit in 64 bits wraps silently there (2^64 would
  * be a mem_limit of 0, "no limit"); here it is ERANGE, as kstrtoull says.
- * Nothing parsed is EINVAL. *@end is left after the suffix, as memparse
- * leaves it, for the caller to judge what follows.
+ * Nothing parsed is EINVAL; what follows the suffix is ignored, as both
+ * attributes ignored it with memparse (the trailing newline of echo).
  */
-static int zram_ng_parse_size(const char *buf, u64 *out, char **end)
+static int zram_ng_parse_size(const char *buf, u64 *out)
 {
 	static const char suffixes[] = "KMGTPE";
 	bool hex = buf[0] == '0' && tolower(buf[1]) == 'x';
@@ -63,7 +63,6 @@ static int zram_ng_parse_size(const char *buf, u64 *out, char **end)
 		p++;
 	}
 	*out = val << shift;
-	*end = (char *)p;
 	return 0;
 }
 
@@ -72,10 +71,9 @@ static ssize_t disksize_store(struct device *dev, struct device_attribute *attr,
 {
 	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
 	u64 disksize;
-	char *end;
 	int ret;
 
-	ret = zram_ng_parse_size(buf, &disksize, &end);
+	ret = zram_ng_parse_size(buf, &disksize);
 	if (ret)
 		return ret;
 	/* 0, and sizes PAGE_ALIGN would wrap to 0 */
@@ -125,10 +123,9 @@ static ssize_t mem_limit_store(struct device *dev,
 {
 	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
 	u64 limit;
-	char *end;
 	int ret;
 
-	ret = zram_ng_parse_size(buf, &limit, &end);
+	ret = zram_ng_parse_size(buf, &limit);
 	if (ret)
 		return ret;
 	/* fits in 64 bits, but PAGE_ALIGN would wrap it to 0 */

@@ -27,23 +27,19 @@ zsng_core_pool *make(int policy)
 }
 
 /*
- * malloc + store @len bytes + free per iteration, beside a resident object
- * that keeps a zspage alive, as in a working pool.
+ * Store @len bytes in a new object (@store returns its handle) and free it,
+ * per iteration, beside a resident object that keeps a zspage alive, as in
+ * a working pool.
  */
-template <typename Store>
-void malloc_store_free(benchmark::State &state, Store store)
+template <typename Store> void store_free(benchmark::State &state, Store store)
 {
 	const unsigned long len = state.range(0);
 	zsng_core_pool *pool = make(2);
 	std::vector<char> src(len, 'z');
 	unsigned long keep = zsng_core_malloc(pool, len, 0);
 
-	for (auto _ : state) {
-		unsigned long h = zsng_core_malloc(pool, len, 0);
-
-		store(pool, h, src.data(), len);
-		zsng_core_free(pool, h);
-	}
+	for (auto _ : state)
+		zsng_core_free(pool, store(pool, src.data(), len));
 	state.SetBytesProcessed((int64_t)state.iterations() * len);
 	zsng_core_free(pool, keep);
 	zsng_core_destroy(pool);
@@ -52,31 +48,34 @@ void malloc_store_free(benchmark::State &state, Store store)
 /* malloc + write in one call, zsng_core_store(): how zram_ng stores a page. */
 void BM_MallocWriteFree(benchmark::State &state)
 {
-	const unsigned long len = state.range(0);
-	zsng_core_pool *pool = make(2);
-	std::vector<char> src(len, 'z');
-	unsigned long keep = zsng_core_malloc(pool, len, 0);
-
-	for (auto _ : state)
-		zsng_core_free(pool, zsng_core_store(pool, src.data(), len, 0));
-	state.SetBytesProcessed((int64_t)state.iterations() * len);
-	zsng_core_free(pool, keep);
-	zsng_core_destroy(pool);
+	store_free(state, [](zsng_core_pool *pool, const char *src,
+			     unsigned long len) {
+		return zsng_core_store(pool, src, len, 0);
+	});
 }
 
 /* zsng_core_malloc() then zsng_core_write(): two trips through the lock. */
 void BM_MallocThenWriteFree(benchmark::State &state)
 {
-	malloc_store_free(state, zsng_core_write);
+	store_free(state, [](zsng_core_pool *pool, const char *src,
+			     unsigned long len) {
+		unsigned long h = zsng_core_malloc(pool, len, 0);
+
+		zsng_core_write(pool, h, src, len);
+		return h;
+	});
 }
 
 /* Through map(WO) + memcpy + unmap: spanning objects bounce. */
 void BM_MallocMapWriteFree(benchmark::State &state)
 {
-	malloc_store_free(state, [](zsng_core_pool *pool, unsigned long h,
-				    const char *src, unsigned long len) {
+	store_free(state, [](zsng_core_pool *pool, const char *src,
+			     unsigned long len) {
+		unsigned long h = zsng_core_malloc(pool, len, 0);
+
 		memcpy(zsng_core_map(pool, h, 2 /* WO */), src, len);
 		zsng_core_unmap(pool, h);
+		return h;
 	});
 }
 

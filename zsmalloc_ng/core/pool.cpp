@@ -482,7 +482,7 @@ void Pool::free(ulong handle)
 	Zspage *zs;
 	SizeClass *c;
 
-	if (!handle || handle >= (ulong)-4095L)
+	if (!handle || is_error(handle))
 		return;
 	zsng_svc_lock(lock_);
 	zs = slot->zspage;
@@ -609,7 +609,7 @@ ulong Pool::store(const void *src, ulong len, u32 gfp)
 	Zspage *zs;
 	ulong handle = alloc_object(len, gfp, &zs);
 
-	if (handle < (ulong)-4095L)
+	if (!is_error(handle))
 		write_pinned(zs, reinterpret_cast<HandleSlot *>(handle)->idx,
 			     src, len);
 	return handle;

@@ -42,9 +42,10 @@
  * enough to read the slot and raise the zspage's mapcount, and drops the
  * mapcount on unmap without the lock. store() (malloc + write) raises the
  * mapcount of the new object's zspage before it drops the lock it
- * allocated under, so it copies the bytes after one trip through the lock. Compaction holds the pool lock and
- * waits for a source zspage's mapcount to reach zero before moving its
- * objects: new mappers need the pool lock, so they cannot enter, and
+ * allocated under, so it copies the bytes after one trip through the lock.
+ * Compaction holds the pool lock and waits for a source zspage's mapcount
+ * to reach zero before moving its objects: new mappers need the pool lock,
+ * so they cannot enter, and
  * existing mappers do not sleep (map pins the CPU), so the wait is short.
  * Destinations need no wait: a mapper only touches its own object's bytes,
  * never the free slots compaction writes to.

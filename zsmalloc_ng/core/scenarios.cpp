@@ -98,11 +98,6 @@ bool check_stamp(Pool *pool, ulong h, ulong stamp, ulong len)
 	return ok;
 }
 
-bool is_error(ulong h)
-{
-	return (long)h < 0 && (long)h >= -4095L;
-}
-
 /* ---- fragmentation patterns -------------------------------------------- */
 
 enum class Pattern { Random, Strided, Clustered, Ageing, Published, Nr };

@@ -42,6 +42,12 @@ template <typename T> constexpr T max_of(T a, T b)
 	return a > b ? a : b;
 }
 
+/* A handle that is an error value (-4095..-1), as IS_ERR_VALUE() says. */
+inline bool is_error(ulong h)
+{
+	return h >= (ulong)-4095L;
+}
+
 /* Relaxed atomics for counters read without the pool lock. */
 inline ulong read_once(const ulong &v)
 {

@@ -67,6 +67,30 @@ bool hits_init_unwind_bug(long n)
 	return !kInitUnwindFixed && n >= 3 && (n - 3) % 3 != 0;
 }
 
+/*
+ * The class serving @len, and one zspage of it filled: every object
+ * stamped with its index over @stamp_len bytes.
+ */
+std::vector<unsigned long> fill_one_zspage(zsng_core_pool *pool,
+					   unsigned long len,
+					   unsigned long stamp_len,
+					   struct zsng_core_class_stats *cs)
+{
+	std::vector<unsigned long> hs;
+
+	zsng_core_class_stats(pool, zsng_core_class_index(pool, len), cs);
+	for (unsigned int k = 0; k < cs->objs_per_zspage; k++) {
+		unsigned long h = zsng_core_malloc(pool, len, 0);
+
+		EXPECT_FALSE(is_err(h));
+		if (is_err(h))
+			break;
+		stamp(pool, h, stamp_len, k);
+		hs.push_back(h);
+	}
+	return hs;
+}
+
 } // namespace
 
 class Faults : public ::testing::TestWithParam<int> {};
@@ -118,20 +142,17 @@ TEST_P(Faults, MallocNewZspage)
 	Baseline base;
 	PoolPtr pool = make_pool(GetParam());
 	const unsigned long len = 3000;
-	unsigned int ci = zsng_core_class_index(pool.get(), len);
 	struct zsng_core_class_stats cs;
-	std::vector<unsigned long> stored;
-
-	zsng_core_class_stats(pool.get(), ci, &cs);
-	ASSERT_GT(cs.pages_per_zspage, 1u);
 	/* before: one full zspage of this class and objects in other classes */
-	for (unsigned int k = 0; k < cs.objs_per_zspage; k++)
-		stored.push_back(zsng_core_malloc(pool.get(), len, 0));
-	for (unsigned long l : { 10ul, 500ul, 4096ul })
+	std::vector<unsigned long> stored =
+		fill_one_zspage(pool.get(), len, 10, &cs);
+
+	ASSERT_GT(cs.pages_per_zspage, 1u);
+	ASSERT_EQ(stored.size(), cs.objs_per_zspage);
+	for (unsigned long l : { 10ul, 500ul, 4096ul }) {
 		stored.push_back(zsng_core_malloc(pool.get(), l, 0));
-	for (size_t k = 0; k < stored.size(); k++) {
-		ASSERT_FALSE(is_err(stored[k]));
-		stamp(pool.get(), stored[k], 10, k);
+		ASSERT_FALSE(is_err(stored.back()));
+		stamp(pool.get(), stored.back(), 10, stored.size() - 1);
 	}
 	Baseline with_objects;
 	unsigned long pages = zsng_core_total_pages(pool.get());
@@ -206,17 +227,12 @@ TEST_P(Faults, StoreNewZspage)
 	Baseline base;
 	PoolPtr pool = make_pool(GetParam());
 	const unsigned long len = 3000;
-	unsigned int ci = zsng_core_class_index(pool.get(), len);
 	struct zsng_core_class_stats cs;
-	std::vector<unsigned long> stored;
+	std::vector<unsigned long> stored =
+		fill_one_zspage(pool.get(), len, len, &cs);
 	std::vector<unsigned char> buf(len);
 
-	zsng_core_class_stats(pool.get(), ci, &cs);
-	for (unsigned int k = 0; k < cs.objs_per_zspage; k++) {
-		stored.push_back(zsng_core_malloc(pool.get(), len, 0));
-		ASSERT_FALSE(is_err(stored.back()));
-		stamp(pool.get(), stored.back(), len, k);
-	}
+	ASSERT_EQ(stored.size(), cs.objs_per_zspage);
 	Baseline with_objects;
 	const long steps = 2 + cs.pages_per_zspage;
 
