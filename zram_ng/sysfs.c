@@ -27,42 +27,45 @@ static ssize_t disksize_show(struct device *dev, struct device_attribute *attr,
 }
 
 /*
- * memparse() and the error it does not report: a number or a K/M/G/T/P/E
- * multiple that does not fit in 64 bits wraps silently there (2^64 would
- * be a mem_limit of 0, "no limit"); here it is ERANGE, as kstrtoull says.
- * Nothing parsed is EINVAL; what follows the suffix is ignored, as both
- * attributes ignored it with memparse (the trailing newline of echo).
+ * A size for disksize and mem_limit: memparse() reads it (a number in any
+ * base, then an optional K/M/G/T/P/E; what follows, such as echo's
+ * newline, is ignored). What memparse() does not do is say when the value
+ * does not fit in 64 bits: it wraps silently (2^64 would be a mem_limit of
+ * 0, "no limit"). So the digits it read are parsed again by kstrtoull(),
+ * which reports ERANGE, and the suffix's shift is checked against what is
+ * left. Nothing parsed is EINVAL.
  */
 static int zram_ng_parse_size(const char *buf, u64 *out)
 {
 	static const char suffixes[] = "KMGTPE";
 	bool hex = buf[0] == '0' && tolower(buf[1]) == 'x';
-	const char *p = hex ? buf + 2 : buf;
 	unsigned int shift = 0;
+	const char *suffix;
 	char digits[24];
-	const char *s;
+	size_t len;
+	char *end;
 	u64 val;
 	int ret;
 
-	while (hex ? isxdigit(*p) : isdigit(*p))
-		p++;
-	if (p == buf)
+	*out = memparse(buf, &end);
+	len = end - buf;
+	if (!len)
 		return -EINVAL;
-	if (p - buf >= sizeof(digits))
+	/* a hex number's E is a digit, never the exa suffix */
+	suffix = strchr(suffixes, toupper(end[-1]));
+	if (suffix && !(hex && isxdigit(end[-1]))) {
+		shift = 10 * (suffix - suffixes + 1);
+		len--;
+	}
+	if (len >= sizeof(digits))
 		return -ERANGE;
-	memcpy(digits, buf, p - buf);
-	digits[p - buf] = '\0';
+	memcpy(digits, buf, len);
+	digits[len] = '\0';
 	ret = kstrtoull(digits, 0, &val);
 	if (ret)
 		return ret;
-	s = *p ? strchr(suffixes, toupper(*p)) : NULL;
-	if (s) {
-		shift = 10 * (s - suffixes + 1);
-		if (val > U64_MAX >> shift)
-			return -ERANGE;
-		p++;
-	}
-	*out = val << shift;
+	if (val > U64_MAX >> shift)
+		return -ERANGE;
 	return 0;
 }
 

@@ -757,6 +757,13 @@ static int zram_ng_remove(struct zram_ng *zram)
 
 	pr_info("removed device %s\n", zram->disk->disk_name);
 	del_gendisk(zram->disk);
+
+	/*
+	 * del_gendisk() drains a reset_store() that held the claim when we
+	 * looked: by now it must have dropped it.
+	 */
+	WARN_ON_ONCE(claimed && zram->claim);
+
 	zram_ng_reset_device(zram);
 	put_disk(zram->disk);
 	kfree(zram);
