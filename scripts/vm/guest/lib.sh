@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# lib.sh: the one shell library of the scripts that run inside the test VM
+# (scripts/vm/guest/*, and the selftests through selftests/zram_ng/common.sh).
+# POSIX sh: it runs under the VM's /bin/sh (bash) and under busybox sh.
+# Sourcing it only defines functions and the column lists below.
+#
+#	. "$(dirname "$0")/lib.sh"
+#	zram_ng_reload num_devices=1 || exit 1
+#	zdev_setup zram_ng0 64M lz4 exact || exit 1
+#	mm_stat zram_ng0 objs_moved
+#	mm_stat_read zram_ng0 before_   # $before_mem_used_total ...
+#
+# vm-run puts this folder on PATH (/scripts/vm/guest) and selftests/ beside
+# scripts/, so "../../scripts/vm/guest/lib.sh" from a selftest folder works
+# both in the tree and in the VM.
+#
+# A device is named as in /sys/block (zram_ng0, zram0) or by its node
+# (/dev/zram_ng0). zram's stat files are one line of columns, and columns are
+# only ever appended, so they are read by name, never by position. The stock
+# 6.1 zram has no objs_moved: that column reads as empty there.
+
+MM_STAT_COLUMNS="orig_data_size compr_data_size mem_used_total mem_limit
+	mem_used_max same_pages pages_compacted huge_pages huge_pages_since
+	objs_moved"
+IO_STAT_COLUMNS="failed_reads failed_writes invalid_io notify_free"
+
+# zdev_sys DEV: print the sysfs directory of DEV (/sys/block/<name>;
+# $ZRAM_SYSFS replaces /sys/block, for scripts/tests/test-guest-lib)
+zdev_sys() {
+	echo "${ZRAM_SYSFS:-/sys/block}/${1##*/}"
+}
+
+# stat_index COLUMNS KEY: print the 1-based position of column KEY in the
+# list COLUMNS; a KEY that is already a number is printed as it is. Fails
+# (and says so on stderr) for a name that is not in the list.
+stat_index() {
+	case $2 in
+	''|*[!0-9]*) ;;
+	*) echo "$2"; return 0 ;;
+	esac
+	_i=0
+	for _c in $1; do
+		_i=$((_i + 1))
+		[ "$_c" = "$2" ] && { echo "$_i"; return 0; }
+	done
+	echo "lib.sh: no stat column '$2'" >&2
+	return 1
+}
+
+# stat_field FILE COLUMNS KEY: print column KEY (a name of COLUMNS, or a
+# 1-based number) of the one-line stat FILE
+stat_field() {
+	_n=$(stat_index "$2" "$3") || return 1
+	awk -v n="$_n" '{ print $n }' "$1"
+}
+
+# mm_stat DEV NAME: print one mm_stat column of DEV by name (or number),
+# e.g. "mm_stat zram_ng0 mem_used_total"
+mm_stat() {
+	stat_field "$(zdev_sys "$1")/mm_stat" "$MM_STAT_COLUMNS" "$2"
+}
+
+# io_stat DEV NAME: print one io_stat column of DEV by name (or number),
+# e.g. "io_stat zram_ng0 notify_free"
+io_stat() {
+	stat_field "$(zdev_sys "$1")/io_stat" "$IO_STAT_COLUMNS" "$2"
+}
+
+# mm_stat_read DEV PREFIX: read mm_stat once (a consistent snapshot) into
+# the variables PREFIX<column>, e.g. "mm_stat_read zram_ng0 B_" sets
+# $B_orig_data_size ... $B_objs_moved, and $PREFIX"line" to the raw line.
+mm_stat_read() {
+	_line=$(cat "$(zdev_sys "$1")/mm_stat") || return 1
+	eval "${2}line=\$_line"
+	# shellcheck disable=SC2086 # the columns are the words of the line
+	set -- "$2" $_line
+	_p=$1
+	shift
+	for _c in $MM_STAT_COLUMNS; do
+		eval "$_p$_c=\${1:-}"
+		[ $# -gt 0 ] && shift
+	done
+	return 0
+}
+
+# bracketed FILE: print the [selected] word of a choice attribute such as
+# comp_algorithm or allocator_policy
+bracketed() {
+	sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$1"
+}
+
+# zdev_write DEV ATTR VALUE: write VALUE to DEV's sysfs ATTR; on failure say
+# which on stderr and fail
+zdev_write() {
+	{ printf '%s\n' "$3" >"$(zdev_sys "$1")/$2"; } 2>/dev/null && return 0
+	echo "lib.sh: $1: '$3' > $2 refused" >&2
+	return 1
+}
+
+# zdev_setup DEV DISKSIZE [ALGORITHM [POLICY]]: initialise an unused
+# device: allocator_policy (zram_ng only), then comp_algorithm, then
+# disksize (the first two must precede the last). "" or "-" skips one.
+zdev_setup() {
+	case ${4:--} in -) ;; *) zdev_write "$1" allocator_policy "$4" || return 1 ;; esac
+	case ${3:--} in -) ;; *) zdev_write "$1" comp_algorithm "$3" || return 1 ;; esac
+	zdev_write "$1" disksize "$2"
+}
+
+# zdev_reset DEV: reset DEV (frees everything; a device not set up is fine)
+zdev_reset() {
+	echo 1 >"$(zdev_sys "$1")/reset" 2>/dev/null
+}
+
+# zram_ng_reload [MODPARAMS...]: zram_ng loaded anew with a clean slate:
+# every swap off, zram_ng unloaded (zsmalloc_ng stays), then modprobe'd
+# with MODPARAMS
+zram_ng_reload() {
+	swapoff -a 2>/dev/null
+	rmmod zram_ng 2>/dev/null
+	modprobe zram_ng "$@"
+}
+
+# vmstat_get KEY: print a /proc/vmstat counter, e.g. "vmstat_get pswpout"
+vmstat_get() {
+	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
+
+# now_us: print a microsecond clock: bash's $EPOCHREALTIME, else date's
+# %N (busybox date has none), else /proc/uptime (10 ms steps)
+now_us() {
+	if [ -n "${EPOCHREALTIME:-}" ]; then
+		_t=$EPOCHREALTIME
+		echo "${_t%.*}${_t#*.}"
+		return
+	fi
+	_t=$(date +%s%N 2>/dev/null)
+	case $_t in
+	*N|"") _t=$(cut -d' ' -f1 /proc/uptime | tr -d .)0000 ;;
+	*) _t=${_t%???} ;;
+	esac
+	echo "$_t"
+}
+
+# wait_until SECONDS CMD...: run CMD every 0.1 s until it succeeds; fail
+# once SECONDS have passed (0: wait as long as it takes)
+wait_until() {
+	_limit=$1
+	shift
+	_end=$(($(now_us) / 1000000 + _limit))
+	until "$@"; do
+		[ "$_limit" -eq 0 ] || [ "$(($(now_us) / 1000000))" -lt "$_end" ] || return 1
+		sleep 0.1
+	done
+}
