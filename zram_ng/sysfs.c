@@ -49,7 +49,8 @@ static int zram_ng_parse_size(const char *buf, u64 *out)
 
 	*out = memparse(buf, &end);
 	len = end - buf;
-	if (!len)
+	/* nothing, or a "0x" with no digit (memparse() reads its 0) */
+	if (!len || (hex && len < 3))
 		return -EINVAL;
 	/* a hex number's E is a digit, never the exa suffix */
 	suffix = strchr(suffixes, toupper(end[-1]));

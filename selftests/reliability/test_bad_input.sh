@@ -44,6 +44,11 @@ uninit disksize      ERANGE "16E"
 uninit disksize      ERANGE "0x10000000000000000"
 uninit disksize      ok     "64M "
 uninit disksize      ok     "0x100000"
+uninit disksize      ok     "0x1E"
+uninit disksize      ok     "0x1M"
+uninit disksize      ok     "1m"
+uninit disksize      EINVAL "0x"
+uninit disksize      EINVAL "0xM"
 init   disksize      EBUSY  "64M "
 init   reset         EINVAL " 1"
 init   reset         EINVAL "1 "
@@ -62,6 +67,8 @@ init   mem_limit     ERANGE "18446744073709551616"
 init   mem_limit     ERANGE "17179869184G"
 init   mem_limit     ok     "1M "
 init   mem_limit     ok     "0x100000"
+init   mem_limit     EINVAL "0x"
+init   mem_limit     ERANGE "0x100000000000000000M"
 uninit mem_limit     ok     "1M"
 init   mem_used_max  EINVAL " 0"
 init   mem_used_max  EINVAL "0 "
@@ -90,7 +97,7 @@ init   allocator_policy EINVAL "RATIO"
 '
 
 ktap_header
-ktap_plan 138
+ktap_plan 145
 
 zng_fresh
 state() {
