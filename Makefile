@@ -20,7 +20,7 @@ BUILD_LOG := $(TOP)/.cache/build.log
 USER_BUILD := $(TOP)/.cache/user
 
 .PHONY: all modules modules_install clean help style check unit vm-tests \
-	guard-test deps demo bench-compaction soak check-debug fuzz
+	guard-test deps demo bench-compaction soak check-debug fuzz print-kdir
 
 all: modules
 
@@ -64,9 +64,15 @@ unit:
 check:
 	@$(TOP)/scripts/check
 
+# Only the VM selftests (stage 6 of make check); TESTS= picks some, as
+# selftests/run-vm-tests takes them (files or folders under selftests/).
+vm-tests:
+	@$(TOP)/scripts/deps.sh --quiet
+	@$(TOP)/scripts/vm-tests $(TESTS)
+
 demo:
 	@$(TOP)/scripts/deps.sh --quiet
-	@$(TOP)/scripts/vm-run $(TOP)/scripts/demo.sh
+	@$(TOP)/scripts/vm-run $(TOP)/scripts/vm/guest/demo.sh
 
 bench-compaction:
 	@$(TOP)/scripts/compaction-experiment $(ARGS)
@@ -80,6 +86,8 @@ help:
 	@echo '  make modules_install install to /lib/modules/<release>/extra and depmod'
 	@echo '  make check           unit tests, build guard test, VM selftests; "N passed, N failed"'
 	@echo '  make unit            userspace build of the allocator core + GoogleTest'
+	@echo '  make vm-tests [TESTS="zram_ng reliability/test_faults.sh"]  only the VM selftests'
+	@echo '  make guard-test      the build guard refuses each forbidden C++ construct'
 	@echo '  make demo            boot the test VM: swap on zram_ng, fragment, compact'
 	@echo '  make bench-compaction  the compaction experiment (ARGS="--mode kernel ...")'
 	@echo '  make style           checkpatch on C, clang-format check on C++'
@@ -87,7 +95,10 @@ help:
 	@echo '  make fuzz [FUZZ_SECONDS=600]  fuzz the core, merge new coverage into the kept corpus'
 	@echo '  make check-debug     selftests + soak under a KASAN/lockdep/kmemleak kernel (slow)'
 	@echo '  make deps            install the Debian packages this project needs'
-	@echo '  make clean'
+	@echo '  make clean           Kbuild clean and the userspace build (the VM cache lives'
+	@echo '                       outside the tree: see scripts/vm-run --help)'
+	@echo '  make print-kdir      print the kernel build tree in use'
+	@echo '  make help            this list'
 	@echo 'Variables: KDIR=, KERNELRELEASE=, V=1'
 
 print-kdir:

@@ -2,28 +2,33 @@
 #
 # Helpers shared by the zram_ng selftests (sourced, busybox sh).
 . "$(dirname "$0")/../lib.sh"
+# The in-VM shell library (stat columns by name, device setup): the same
+# relative path works in the tree and in the VM (/selftests, /scripts).
+. "$(dirname "$0")/../../scripts/vm/guest/lib.sh"
 
 ZSYS=/sys/block
 ZCTL=/sys/class/zram_ng-control
 
 # zng_fresh [MODPARAMS...]: zram_ng loaded anew, with a clean slate
 zng_fresh() {
-	swapoff -a 2>/dev/null
-	rmmod zram_ng 2>/dev/null
-	modprobe zram_ng "$@"
+	zram_ng_reload "$@"
 }
 
-# mm_field DEV N: column N (1-based) of DEV's mm_stat
+# mm_field DEV COLUMN, io_field DEV COLUMN: a column by name (below) or
+# 1-based number
 mm_field() {
-	awk -v n="$2" '{ print $n }' "$ZSYS/$1/mm_stat"
+	mm_stat "$@"
 }
 
 io_field() {
-	awk -v n="$2" '{ print $n }' "$ZSYS/$1/io_stat"
+	io_stat "$@"
 }
 
-# The mm_stat columns, by name.
-ORIG=1 COMPR=2 MEM_USED=3 MEM_LIMIT=4 MEM_MAX=5 SAME=6 COMPACTED=7 HUGE=8 HUGE_SINCE=9 MOVED=10
+# Short names of the mm_stat columns.
+ORIG=orig_data_size COMPR=compr_data_size MEM_USED=mem_used_total
+MEM_LIMIT=mem_limit MEM_MAX=mem_used_max SAME=same_pages
+COMPACTED=pages_compacted HUGE=huge_pages HUGE_SINCE=huge_pages_since
+MOVED=objs_moved
 
 # A 4 KiB-page-interleaved workload: fio writes partly compressible blocks
 # (about 3:1 with lz4, several allocator size classes), then every other

@@ -91,6 +91,13 @@ bracketed() {
 	sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$1"
 }
 
+# choices FILE: print the words of a choice attribute without the brackets
+# around the selected one, e.g. "legacy legacy-groups ratio exact" from
+# allocator_policy
+choices() {
+	tr -d '[]' <"$1"
+}
+
 # zdev_write DEV ATTR VALUE: write VALUE to DEV's sysfs ATTR; on failure say
 # which on stderr and fail
 zdev_write() {

@@ -3,9 +3,10 @@
 #
 # make demo: swap on zram_ng under a memory cgroup, fragment the pool,
 # compact it, and show what the allocator did. Runs inside the test VM
-# (scripts/vm-run scripts/demo.sh).
+# (scripts/vm-run scripts/vm/guest/demo.sh; zramctl-ng comes from /scripts).
+# shellcheck disable=SC2154 # mm_stat_read (lib.sh) sets the B_* and A_* variables
 set -u
-PATH=$(dirname "$0"):$PATH
+. "$(dirname "$0")/lib.sh"
 
 CG=/sys/fs/cgroup/zram_ng-demo
 WORK=/mnt/demo-work	# the workload's tmpfs, charged to the cgroup
@@ -64,36 +65,33 @@ for f in $files; do
 done
 sh -c 'echo $$ > "$1/cgroup.procs"; cp "$2"/* "$3"/' sh "$CG" "$REF" "$WORK"
 echo "    $(ls "$WORK" | wc -l) files, $(human $total); cgroup memory.current $(human "$(cat $CG/memory.current)")"
-echo "    swapped out to $DEV: $(human "$(awk '{ print $1 }' $D/mm_stat)")"
+echo "    swapped out to $DEV: $(human "$(mm_stat $N orig_data_size)")"
 
 step "Freeing every other page of every file (fallocate punch-hole) to fragment the pool"
 for f in "$REF"/*; do
 	punch "$f" && punch "$WORK/${f##*/}" || fail "punch ${f##*/}"
 done
-echo "    swap slots freed so far (io_stat notify_free): $(awk '{ print $4 }' $D/io_stat)"
+echo "    swap slots freed so far (io_stat notify_free): $(io_stat $N notify_free)"
 
-set -- $(cat $D/mm_stat)
-B_orig=$1 B_compr=$2 B_used=$3 B_compacted=$7 B_moved=${10}
-B_line=$(cat $D/mm_stat)
+mm_stat_read $N B_
 step "echo 1 > $D/compact"
 echo 1 > $D/compact
-set -- $(cat $D/mm_stat)
-A_orig=$1 A_compr=$2 A_used=$3 A_compacted=$7 A_moved=${10}
+mm_stat_read $N A_
 
 step "mm_stat before and after compaction"
-echo "    columns: orig_data_size compr_data_size mem_used_total mem_limit mem_used_max same_pages pages_compacted huge_pages huge_pages_since objs_moved"
+echo "    columns:" $MM_STAT_COLUMNS
 echo "    before: $B_line"
-echo "    after:  $(cat $D/mm_stat)"
+echo "    after:  $A_line"
 echo
 printf '    %-18s %14s %14s\n' "" before after
-printf '    %-18s %14s %14s\n' orig_data_size "$(human $B_orig)" "$(human $A_orig)"
-printf '    %-18s %14s %14s\n' compr_data_size "$(human $B_compr)" "$(human $A_compr)"
-printf '    %-18s %14s %14s\n' mem_used_total "$(human $B_used)" "$(human $A_used)"
-printf '    %-18s %14s %14s\n' pages_compacted "$B_compacted" "$A_compacted"
-printf '    %-18s %14s %14s\n' objs_moved "$B_moved" "$A_moved"
+printf '    %-18s %14s %14s\n' orig_data_size "$(human $B_orig_data_size)" "$(human $A_orig_data_size)"
+printf '    %-18s %14s %14s\n' compr_data_size "$(human $B_compr_data_size)" "$(human $A_compr_data_size)"
+printf '    %-18s %14s %14s\n' mem_used_total "$(human $B_mem_used_total)" "$(human $A_mem_used_total)"
+printf '    %-18s %14s %14s\n' pages_compacted "$B_pages_compacted" "$A_pages_compacted"
+printf '    %-18s %14s %14s\n' objs_moved "$B_objs_moved" "$A_objs_moved"
 echo
-echo "    compaction moved $((A_moved - B_moved)) objects and freed $((A_compacted - B_compacted)) pages:"
-echo "    mem_used_total $(human $B_used) -> $(human $A_used)"
+echo "    compaction moved $((A_objs_moved - B_objs_moved)) objects and freed $((A_pages_compacted - B_pages_compacted)) pages:"
+echo "    mem_used_total $(human $B_mem_used_total) -> $(human $A_mem_used_total)"
 echo
 zramctl-ng | sed 's/^/    /'
 
@@ -108,7 +106,7 @@ verify "after swapoff" || fail "data mismatch after swapoff"
 umount "$WORK"
 rmdir "$CG"
 zramctl-ng --reset "$DEV"
-echo "    after reset: mem_used_total $(awk '{ print $3 }' $D/mm_stat)"
+echo "    after reset: mem_used_total $(mm_stat $N mem_used_total)"
 rmmod zram_ng zsmalloc_ng && echo "    modules unloaded"
-[ "$A_moved" -gt "$B_moved" ] || fail "compaction moved nothing"
+[ "$A_objs_moved" -gt "$B_objs_moved" ] || fail "compaction moved nothing"
 printf '\nDEMO OK\n'

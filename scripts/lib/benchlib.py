@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """
 The statistics and the result layout of scripts/bench, kept apart from the
-workloads so scripts/test-bench can check them on fixed inputs.
+workloads so scripts/tests/test-bench can check them on fixed inputs.
+ministat, run metadata and the JSON layout are lib/measure.py's, shared
+with scripts/compaction-experiment-report.
 
 A result directory is OUT/LABEL/WORKLOAD/ with, as the 0-day robot keeps
 them:
@@ -18,12 +20,11 @@ Whether a metric changed between A and B is judged twice:
 A regression is a change in the worse direction (see DIRECTIONS) that
 passes non-overlap and, when ministat can judge, ministat too.
 """
-import json
 import math
 import os
 import re
-import subprocess
-import tempfile
+
+from measure import MinistatError, ministat_values, parse_ministat, read_json, write_json
 
 # Which way is better, by the metric's last dot-separated component; the
 # first pattern that matches wins (so "pswpout_per_s" is a rate, not a time).
@@ -78,36 +79,15 @@ def non_overlap(a, b):
     return max(a) < min(b) or max(b) < min(a)
 
 
-def parse_ministat(text):
-    """ministat -A output -> ("diff", pct, pct_err) / ("same", None, None)."""
-    m = re.search(r"^Difference at ([\d.]+)% confidence\s*\n\s*\S+ \+/- \S+\s*\n"
-                  r"\s*(-?[\d.]+)% \+/- ([\d.]+)%", text, re.M)
-    if m:
-        return ("diff", float(m.group(2)), float(m.group(3)))
-    if re.search(r"^Difference at", text, re.M):
-        return ("diff", None, None)
-    if re.search(r"^No difference proven", text, re.M):
-        return ("same", None, None)
-    return ("n/a", None, None)
-
-
-def ministat(a, b, confidence=95):
-    """Feed the per-run values to ministat; ("n/a", ...) below 3 runs."""
+def ministat(a, b):
+    """ministat's verdict on the per-run values (see measure.parse_ministat);
+    ("n/a", ...) below 3 runs or without ministat."""
     if len(a) < 3 or len(b) < 3:
         return ("n/a", None, None)
-    with tempfile.TemporaryDirectory() as d:
-        files = []
-        for name, vals in (("A", a), ("B", b)):
-            p = os.path.join(d, name)
-            with open(p, "w") as f:
-                f.write("".join("%r\n" % float(v) for v in vals))
-            files.append(p)
-        try:
-            out = subprocess.run(["ministat", "-A", "-c", str(confidence)] + files,
-                                 capture_output=True, text=True).stdout
-        except OSError:
-            return ("n/a", None, None)
-    return parse_ministat(out)
+    try:
+        return parse_ministat(ministat_values(a, b))
+    except MinistatError:
+        return ("n/a", None, None)
 
 
 def judge(metric, a, b):
@@ -147,15 +127,12 @@ def write_result(wdir, runs, meta):
     os.makedirs(wdir, exist_ok=True)
     matrix, avg, sd = summarise(runs)
     for name, obj in (("matrix", matrix), ("avg", avg), ("stddev", sd), ("meta", meta)):
-        with open(os.path.join(wdir, name + ".json"), "w") as f:
-            json.dump(obj, f, indent=2, sort_keys=True)
-            f.write("\n")
+        write_json(os.path.join(wdir, name + ".json"), obj, sort_keys=True)
     return matrix
 
 
 def load(wdir, name="matrix"):
-    with open(os.path.join(wdir, name + ".json")) as f:
-        return json.load(f)
+    return read_json(os.path.join(wdir, name + ".json"))
 
 
 def fmt_num(v):
