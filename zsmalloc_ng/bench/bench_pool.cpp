@@ -19,11 +19,10 @@
 namespace
 {
 const int kSizes[] = { 64, 512, 2048, 3000 };
-const char *const kPolicies[] = { "legacy", "legacy-groups", "ratio", "exact" };
 
 zsng_core_pool *make(int policy)
 {
-	return zsng_core_create("zsng-bench", policy, 8);
+	return zsng_core_create("zsng-bench", policy, ZSNG_DEFAULT_CHAIN_PAGES);
 }
 
 /*
@@ -34,7 +33,7 @@ zsng_core_pool *make(int policy)
 template <typename Store> void store_free(benchmark::State &state, Store store)
 {
 	const unsigned long len = state.range(0);
-	zsng_core_pool *pool = make(2);
+	zsng_core_pool *pool = make(ZSNG_POLICY_RATIO);
 	std::vector<char> src(len, 'z');
 	unsigned long keep = zsng_core_malloc(pool, len, 0);
 
@@ -73,7 +72,7 @@ void BM_MallocMapWriteFree(benchmark::State &state)
 			     unsigned long len) {
 		unsigned long h = zsng_core_malloc(pool, len, 0);
 
-		memcpy(zsng_core_map(pool, h, 2 /* WO */), src, len);
+		memcpy(zsng_core_map(pool, h, ZSNG_MM_WO), src, len);
 		zsng_core_unmap(pool, h);
 		return h;
 	});
@@ -82,7 +81,7 @@ void BM_MallocMapWriteFree(benchmark::State &state)
 void BM_MapReadOnly(benchmark::State &state)
 {
 	const unsigned long len = state.range(0);
-	zsng_core_pool *pool = make(2);
+	zsng_core_pool *pool = make(ZSNG_POLICY_RATIO);
 	std::vector<unsigned long> hs;
 	std::vector<char> dst(len);
 
@@ -90,14 +89,14 @@ void BM_MapReadOnly(benchmark::State &state)
 	for (int k = 0; k < 256; k++) {
 		unsigned long h = zsng_core_malloc(pool, len, 0);
 
-		memset(zsng_core_map(pool, h, 2), k, len);
+		memset(zsng_core_map(pool, h, ZSNG_MM_WO), k, len);
 		zsng_core_unmap(pool, h);
 		hs.push_back(h);
 	}
 	size_t i = 0;
 	for (auto _ : state) {
 		unsigned long h = hs[i++ % hs.size()];
-		const void *p = zsng_core_map(pool, h, 1 /* RO */);
+		const void *p = zsng_core_map(pool, h, ZSNG_MM_RO);
 
 		memcpy(dst.data(), p, len);
 		zsng_core_unmap(pool, h);
@@ -132,7 +131,7 @@ void BM_CompactFragmented(benchmark::State &state)
 	const int policy = (int)state.range(0);
 	unsigned long moved = 0, freed = 0;
 
-	state.SetLabel(kPolicies[policy]);
+	state.SetLabel(zsng_core_policy_name(policy));
 	for (auto _ : state) {
 		state.PauseTiming();
 		zsng_core_pool *pool = make(policy);
@@ -151,7 +150,7 @@ void BM_CompactFragmented(benchmark::State &state)
 		state.ResumeTiming();
 		freed += zsng_core_compact(pool);
 		state.PauseTiming();
-		struct zsng_core_pool_stats ps;
+		struct zsng_pool_stats ps;
 		zsng_core_pool_stats(pool, &ps);
 		moved += ps.objs_moved;
 		for (unsigned long h : hs)
@@ -179,7 +178,9 @@ BENCHMARK(BM_MallocThenWriteFree)->Apply(sizes);
 BENCHMARK(BM_MallocMapWriteFree)->Apply(sizes);
 BENCHMARK(BM_MapReadOnly)->Apply(sizes);
 BENCHMARK(BM_Memcpy)->Apply(sizes);
-BENCHMARK(BM_CompactFragmented)->DenseRange(0, 3)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CompactFragmented)
+	->DenseRange(0, ZSNG_POLICY_NR - 1)
+	->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char **argv)
 {

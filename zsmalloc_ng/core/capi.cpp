@@ -15,8 +15,6 @@ extern "C" {
 struct zsng_core_pool *zsng_core_create(const char *name, int policy,
 					unsigned int max_pages_per_zspage)
 {
-	if (policy < 0 || policy >= kNrPolicies)
-		return nullptr;
 	return reinterpret_cast<struct zsng_core_pool *>(
 		Pool::create(name, (Policy)policy, max_pages_per_zspage));
 }
@@ -38,7 +36,8 @@ void zsng_core_free(struct zsng_core_pool *pool, unsigned long handle)
 	P(pool)->free(handle);
 }
 
-void *zsng_core_map(struct zsng_core_pool *pool, unsigned long handle, int mode)
+void *zsng_core_map(struct zsng_core_pool *pool, unsigned long handle,
+		    enum zsng_mapmode mode)
 {
 	return P(pool)->map(handle, (MapMode)mode);
 }
@@ -103,37 +102,21 @@ unsigned int zsng_core_class_index(struct zsng_core_pool *pool,
 }
 
 void zsng_core_class_stats(struct zsng_core_pool *pool, unsigned int idx,
-			   struct zsng_core_class_stats *out)
+			   struct zsng_class_stats *out)
 {
-	ClassStats s;
-
-	P(pool)->class_stats(idx, &s);
-	out->size = s.size;
-	out->pages_per_zspage = s.pages_per_zspage;
-	out->objs_per_zspage = s.objs_per_zspage;
-	out->nr_groups = s.nr_groups;
-	for (u32 g = 0; g < ZSNG_CORE_MAX_GROUPS; g++)
-		out->groups[g] = s.groups[g];
-	out->obj_allocated = s.obj_allocated;
-	out->obj_used = s.obj_used;
-	out->pages_used = s.pages_used;
-	out->freeable = s.freeable;
-	out->objs_moved = s.objs_moved;
-	out->pages_compacted = s.pages_compacted;
-	out->huge = s.huge;
+	P(pool)->class_stats(idx, out);
 }
 
 void zsng_core_pool_stats(struct zsng_core_pool *pool,
-			  struct zsng_core_pool_stats *out)
+			  struct zsng_pool_stats *out)
 {
-	PoolStats s;
+	P(pool)->stats(out);
+}
 
-	P(pool)->stats(&s);
-	out->pages_compacted = s.pages_compacted;
-	out->objs_moved = s.objs_moved;
-	out->pages_used = s.pages_used;
-	out->objs_allocated = s.objs_allocated;
-	out->objs_used = s.objs_used;
+const char *zsng_core_group_name(struct zsng_core_pool *pool,
+				 unsigned int group)
+{
+	return shown_group_name(P(pool)->policy(), group);
 }
 
 int zsng_core_check(struct zsng_core_pool *pool)
@@ -143,9 +126,7 @@ int zsng_core_check(struct zsng_core_pool *pool)
 
 const char *zsng_core_policy_name(int policy)
 {
-	if (policy < 0 || policy >= kNrPolicies)
-		return nullptr;
-	return policy_name((Policy)policy);
+	return policy_name(policy);
 }
 
 int zsng_core_policy_from_name(const char *name)

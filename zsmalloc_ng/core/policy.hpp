@@ -24,6 +24,12 @@
  *                         non-empty groups keeps each lookup a few words.
  *
  * legacy uses 6.1's compaction loop; every other policy the reworked one.
+ *
+ * The policy numbers are ABI (zsmalloc_ng_abi.h). Adding a policy is: its
+ * enumerator there and in Policy below, its name in policy.cpp's table, and
+ * its row in traits(); if it groups zspages in a new way, a Grouping and
+ * that grouping's functions. Every switch here has no default, so -Wswitch
+ * (and the static_asserts) name what is missing.
  */
 #ifndef ZSNG_POLICY_HPP
 #define ZSNG_POLICY_HPP
@@ -33,29 +39,72 @@
 namespace zsng
 {
 enum class Policy : int {
-	Legacy = 0,
-	LegacyGroups = 1,
-	Ratio = 2,
-	Exact = 3,
+	Legacy = ZSNG_POLICY_LEGACY,
+	LegacyGroups = ZSNG_POLICY_LEGACY_GROUPS,
+	Ratio = ZSNG_POLICY_RATIO,
+	Exact = ZSNG_POLICY_EXACT,
 };
-constexpr int kNrPolicies = 4;
+constexpr int kNrPolicies = ZSNG_POLICY_NR;
+static_assert((int)Policy::Exact + 1 == kNrPolicies,
+	      "a policy of zsmalloc_ng_abi.h has no zsng::Policy enumerator");
 
 /* Groups shown in stats and debugfs (exact is summarised as ratio). */
-constexpr u32 kLegacyGroups = 4;
-constexpr u32 kRatioGroups = 12;
-constexpr u32 kMaxShownGroups = kRatioGroups;
+constexpr u32 kLegacyGroups = ZSNG_LEGACY_GROUPS;
+constexpr u32 kRatioGroups = ZSNG_RATIO_GROUPS;
+constexpr u32 kMaxShownGroups = ZSNG_MAX_SHOWN_GROUPS;
 
-const char *policy_name(Policy p);
+/*
+ * The one range check of a policy number that comes from outside (module
+ * parameter, kernel API, command line): Pool::create() and the name table
+ * use it.
+ */
+constexpr bool policy_valid(int p)
+{
+	return p >= 0 && p < kNrPolicies;
+}
+
+/* "legacy", "legacy-groups", ...; nullptr when out of range. */
+const char *policy_name(int p);
+inline const char *policy_name(Policy p)
+{
+	return policy_name((int)p);
+}
 bool policy_from_name(const char *name, Policy *out);
+/* The label of stats column @g of a pool of policy @p (debugfs header). */
+const char *shown_group_name(Policy p, u32 g);
+
+/* How a policy groups zspages. */
+enum class Grouping { Legacy, Ratio, Exact };
+
+struct PolicyTraits {
+	Grouping grouping;
+	bool legacy_compaction; /* 6.1's loop rather than the reworked one */
+};
+
+constexpr PolicyTraits traits(Policy p)
+{
+	switch (p) {
+	case Policy::Legacy:
+		return { Grouping::Legacy, true };
+	case Policy::LegacyGroups:
+		return { Grouping::Legacy, false };
+	case Policy::Ratio:
+		return { Grouping::Ratio, false };
+	case Policy::Exact:
+		return { Grouping::Exact, false };
+	}
+	return { Grouping::Ratio,
+		 false }; /* not reached: Pool::create checks */
+}
 
 inline bool uses_legacy_groups(Policy p)
 {
-	return p == Policy::Legacy || p == Policy::LegacyGroups;
+	return traits(p).grouping == Grouping::Legacy;
 }
 
 inline bool uses_legacy_compaction(Policy p)
 {
-	return p == Policy::Legacy;
+	return traits(p).legacy_compaction;
 }
 
 inline u32 legacy_group(u32 inuse, u32 objs)
@@ -63,7 +112,7 @@ inline u32 legacy_group(u32 inuse, u32 objs)
 	if (inuse == 0)
 		return 0;
 	if (inuse == objs)
-		return 3;
+		return kLegacyGroups - 1;
 	return inuse <= 3 * objs / 4 ? 1 : 2;
 }
 
@@ -78,32 +127,53 @@ inline u32 ratio_group(u32 inuse, u32 objs)
 
 inline u32 nr_groups(Policy p, u32 objs)
 {
-	if (uses_legacy_groups(p))
+	switch (traits(p).grouping) {
+	case Grouping::Legacy:
 		return kLegacyGroups;
-	if (p == Policy::Ratio)
+	case Grouping::Ratio:
 		return kRatioGroups;
-	return objs + 1;
+	case Grouping::Exact:
+		return objs + 1;
+	}
+	return 0;
 }
 
 inline u32 group_of(Policy p, u32 inuse, u32 objs)
 {
-	if (uses_legacy_groups(p))
+	switch (traits(p).grouping) {
+	case Grouping::Legacy:
 		return legacy_group(inuse, objs);
-	if (p == Policy::Ratio)
+	case Grouping::Ratio:
 		return ratio_group(inuse, objs);
-	return inuse;
+	case Grouping::Exact:
+		return inuse;
+	}
+	return 0;
 }
 
 /* The group column a zspage is counted in for stats. */
 inline u32 shown_group_of(Policy p, u32 inuse, u32 objs)
 {
-	return p == Policy::Exact ? ratio_group(inuse, objs) :
-				    group_of(p, inuse, objs);
+	switch (traits(p).grouping) {
+	case Grouping::Legacy:
+		return legacy_group(inuse, objs);
+	case Grouping::Ratio:
+	case Grouping::Exact:
+		return ratio_group(inuse, objs);
+	}
+	return 0;
 }
 
 inline u32 nr_shown_groups(Policy p)
 {
-	return uses_legacy_groups(p) ? kLegacyGroups : kRatioGroups;
+	switch (traits(p).grouping) {
+	case Grouping::Legacy:
+		return kLegacyGroups;
+	case Grouping::Ratio:
+	case Grouping::Exact:
+		return kRatioGroups;
+	}
+	return 0;
 }
 
 } // namespace zsng

@@ -98,10 +98,19 @@ static void chain_copy(Zspage *zs, ulong at, char *buf, ulong len,
 
 /* ---- pool life cycle ---------------------------------------------------- */
 
-Pool *Pool::create(const char *name, Policy policy, u32 max_pages)
+Pool *Pool::create(const char *name, Policy policy, u32 max_pages, int *err)
 {
-	void *mem = zsng_svc_zalloc(sizeof(Pool), ZSNG_GFP_KERNEL);
+	int dummy;
+	void *mem;
 
+	if (!err)
+		err = &dummy;
+	*err = -ZSNG_EINVAL;
+	if (!policy_valid((int)policy) || max_pages < ZSNG_MIN_CHAIN_PAGES ||
+	    max_pages > ZSNG_MAX_CHAIN_PAGES)
+		return nullptr;
+	*err = -ZSNG_ENOMEM;
+	mem = zsng_svc_zalloc(sizeof(Pool), ZSNG_GFP_KERNEL);
 	if (!mem)
 		return nullptr;
 	Pool *pool = new (mem) Pool();
@@ -109,6 +118,7 @@ Pool *Pool::create(const char *name, Policy policy, u32 max_pages)
 		pool->destroy();
 		return nullptr;
 	}
+	*err = 0;
 	return pool;
 }
 
@@ -116,11 +126,7 @@ bool Pool::init(const char *name, Policy policy, u32 max_pages)
 {
 	ClassGeometry *geo;
 
-	if ((int)policy < 0 || (int)policy >= kNrPolicies)
-		return false;
 	policy_ = policy;
-	if (max_pages < kMinChainPages || max_pages > kMaxChainPages)
-		return false;
 
 	lock_ = zsng_svc_lock_create();
 	slot_cache_ = zsng_svc_cache_create(name, sizeof(HandleSlot));
@@ -482,7 +488,7 @@ void Pool::free(ulong handle)
 	Zspage *zs;
 	SizeClass *c;
 
-	if (!handle || is_error(handle))
+	if (!handle || zsng_is_error(handle))
 		return;
 	zsng_svc_lock(lock_);
 	zs = slot->zspage;
@@ -609,7 +615,7 @@ ulong Pool::store(const void *src, ulong len, u32 gfp)
 	Zspage *zs;
 	ulong handle = alloc_object(len, gfp, &zs);
 
-	if (!is_error(handle))
+	if (!zsng_is_error(handle))
 		write_pinned(zs, reinterpret_cast<HandleSlot *>(handle)->idx,
 			     src, len);
 	return handle;
@@ -935,41 +941,6 @@ bool Pool::check_consistency()
 out:
 	zsng_svc_unlock(lock_);
 	return ok;
-}
-
-const char *policy_name(Policy p)
-{
-	switch (p) {
-	case Policy::Legacy:
-		return "legacy";
-	case Policy::LegacyGroups:
-		return "legacy-groups";
-	case Policy::Ratio:
-		return "ratio";
-	case Policy::Exact:
-		return "exact";
-	}
-	return nullptr;
-}
-
-static bool str_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-bool policy_from_name(const char *name, Policy *out)
-{
-	for (int i = 0; i < kNrPolicies; i++) {
-		if (str_eq(name, policy_name((Policy)i))) {
-			*out = (Policy)i;
-			return true;
-		}
-	}
-	return false;
 }
 
 } // namespace zsng

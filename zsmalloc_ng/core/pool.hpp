@@ -70,7 +70,13 @@
 
 namespace zsng
 {
-enum class MapMode : int { RW = 0, RO = 1, WO = 2 };
+enum class MapMode : int {
+	RW = ZSNG_MM_RW,
+	RO = ZSNG_MM_RO,
+	WO = ZSNG_MM_WO,
+};
+static_assert((int)MapMode::WO == ZSNG_MM_WO &&
+	      (int)MapMode::RO == ZSNG_MM_RO && (int)MapMode::RW == ZSNG_MM_RW);
 
 struct Zspage;
 struct SizeClass;
@@ -80,32 +86,20 @@ struct HandleSlot {
 	u32 idx;
 };
 
-struct ClassStats {
-	u32 size;
-	u32 pages_per_zspage;
-	u32 objs_per_zspage;
-	u32 nr_groups; /* columns used in groups[] */
-	ulong groups[kMaxShownGroups];
-	ulong obj_allocated;
-	ulong obj_used;
-	ulong pages_used;
-	ulong freeable; /* pages compaction could free now */
-	ulong objs_moved;
-	ulong pages_compacted;
-	bool huge;
-};
-
-struct PoolStats {
-	ulong pages_compacted;
-	ulong objs_moved;
-	ulong pages_used;
-	ulong objs_allocated;
-	ulong objs_used;
-};
+/* The statistics are the boundary header's structs, filled in place. */
+using ClassStats = zsng_class_stats;
+using PoolStats = zsng_pool_stats;
+static_assert(sizeof(ClassStats::groups) / sizeof(ClassStats::groups[0]) ==
+	      kMaxShownGroups);
 
 class Pool {
     public:
-	static Pool *create(const char *name, Policy policy, u32 max_pages);
+	/*
+	 * A pool, or nullptr with -ZSNG_EINVAL (policy or chain length out of
+	 * range: checked here and nowhere else) or -ZSNG_ENOMEM in *@err.
+	 */
+	static Pool *create(const char *name, Policy policy, u32 max_pages,
+			    int *err = nullptr);
 	void destroy();
 
 	/* A handle, or -ZSNG_EINVAL / -ZSNG_ENOMEM as an unsigned long. */

@@ -234,7 +234,7 @@ int run_class(Pattern pat, Policy policy, ulong seed, u32 zspages, u32 ci,
 
 	for (u32 k = 0; k < n; k++) {
 		handles[k] = pool->malloc(len, ZSNG_GFP_KERNEL);
-		if (is_error(handles[k])) {
+		if (zsng_is_error(handles[k])) {
 			handles[k] = 0;
 			goto out;
 		}
@@ -359,7 +359,7 @@ int run_scenario(const Scenario &s, Policy policy, zsng_emit_fn emit, void *ctx)
 		n++;
 	for (u32 k = 0; k < n; k++) {
 		handles[k] = pool->malloc(1016, ZSNG_GFP_KERNEL);
-		if (is_error(handles[k])) {
+		if (zsng_is_error(handles[k])) {
 			handles[k] = 0;
 			ret = -ZSNG_ENOMEM;
 			goto out;
@@ -429,16 +429,17 @@ int zsng_core_run_experiment(const char *pattern, int policy,
 	u32 nr_classes;
 	int ret = 0;
 
-	if (!pattern_from_name(pattern, &pat) || policy < 0 ||
-	    policy >= kNrPolicies || zspages_per_class < 2 ||
+	if (!pattern_from_name(pattern, &pat) || zspages_per_class < 2 ||
 	    zspages_per_class > 4096)
 		return -ZSNG_EINVAL;
 	{
+		/* Also checks the policy. */
 		Pool *probe = Pool::create("zsng-exp", (Policy)policy,
-					   zsng_svc_max_pages_per_zspage());
+					   zsng_svc_max_pages_per_zspage(),
+					   &ret);
 
 		if (!probe)
-			return -ZSNG_ENOMEM;
+			return ret;
 		nr_classes = probe->nr_classes();
 		probe->destroy();
 	}
@@ -478,7 +479,7 @@ int zsng_core_selfcheck(void)
 		for (int twice = 0; twice < 2; twice++) {
 			ulong h = pool->malloc(size, ZSNG_GFP_KERNEL);
 
-			if (is_error(h)) {
+			if (zsng_is_error(h)) {
 				ret = -ZSNG_ENOMEM;
 				goto out;
 			}
@@ -499,8 +500,8 @@ int zsng_core_selfcheck(void)
 	}
 	if (!pool->check_consistency())
 		ret = -ZSNG_EINVAL;
-	if (!is_error(pool->malloc(0, ZSNG_GFP_KERNEL)) ||
-	    !is_error(pool->malloc(kPageSize + 1, ZSNG_GFP_KERNEL)))
+	if (!zsng_is_error(pool->malloc(0, ZSNG_GFP_KERNEL)) ||
+	    !zsng_is_error(pool->malloc(kPageSize + 1, ZSNG_GFP_KERNEL)))
 		ret = -ZSNG_EINVAL;
 out:
 	for (u32 k = 0; k < n; k++)

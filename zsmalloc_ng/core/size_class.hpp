@@ -7,7 +7,8 @@
  * its 8-byte in-band header; 16 keeps every object start 16-byte aligned,
  * so the 8-byte header of an object never straddles a page boundary.
  *
- * A zspage of a class is a chain of 1..max_pages order-0 pages whose
+ * A zspage of a class is a chain of 1..max_pages order-0 pages (max_pages
+ * within zsmalloc_ng_abi.h's ZSNG_MIN/MAX_CHAIN_PAGES) whose
  * length minimises the tail that no object fits in (the same rule as
  * mm/zsmalloc.c's get_pages_per_zspage()). Neighbouring classes with the
  * same (pages per zspage, objects per zspage) would behave identically, so
@@ -29,10 +30,6 @@ constexpr u32 kClassDelta = 16;
 constexpr u32 kNrSizeSlots = (kPageSize - kMinAllocSize) / kClassDelta + 1;
 /* The in-band header: the owning handle, or the next free object index. */
 constexpr u32 kObjHeaderSize = 8;
-/* Chain length bounds of the module parameter (upstream: 4 until 6.2, 8 since 6.3). */
-constexpr u32 kMinChainPages = 4;
-constexpr u32 kMaxChainPages = 16;
-constexpr u32 kDefaultChainPages = 8;
 
 struct ClassGeometry {
 	u32 size;

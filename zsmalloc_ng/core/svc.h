@@ -6,12 +6,16 @@
  * implements it in zsmalloc_ng/user/svc_user.cpp over aligned_alloc() and
  * pthreads, with deterministic allocation-failure injection.
  *
- * Plain C, no kernel or libc header, so both C and C++ include it. Each
+ * Plain C, no kernel or libc header, so both C and C++ include it; the
+ * errno values and limits it shares with the kernel API are in
+ * zsmalloc_ng_abi.h. Each
  * function is small and obvious; none may fail except the allocators, which
  * return NULL.
  */
 #ifndef ZSNG_SVC_H
 #define ZSNG_SVC_H
+
+#include "zsmalloc_ng_abi.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,10 +23,6 @@ extern "C" {
 
 #define ZSNG_PAGE_SHIFT 12
 #define ZSNG_PAGE_SIZE (1UL << ZSNG_PAGE_SHIFT)
-
-/* Errors the core returns, with Linux's errno values. */
-#define ZSNG_EINVAL 22
-#define ZSNG_ENOMEM 12
 
 /*
  * Memory. Pages are order-0, directly addressable (never highmem), and

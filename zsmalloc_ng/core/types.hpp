@@ -42,10 +42,14 @@ template <typename T> constexpr T max_of(T a, T b)
 	return a > b ? a : b;
 }
 
-/* A handle that is an error value (-4095..-1), as IS_ERR_VALUE() says. */
-inline bool is_error(ulong h)
+/* The core's only string compare (names of policies and patterns). */
+inline bool str_eq(const char *a, const char *b)
 {
-	return h >= (ulong)-4095L;
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
 }
 
 /* Relaxed atomics for counters read without the pool lock. */

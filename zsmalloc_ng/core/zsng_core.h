@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The C face of the C++ allocator core: what the kernel glue
- * (zsmalloc_ng/kernel/) and the userspace tests call. Plain C types only.
+ * (zsmalloc_ng/kernel/) and the userspace tests call. Plain C types only;
+ * the enums, statistics and limits are zsmalloc_ng_abi.h's.
  */
 #ifndef ZSNG_CORE_H
 #define ZSNG_CORE_H
+
+#include "zsmalloc_ng_abi.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -12,31 +15,7 @@ extern "C" {
 
 struct zsng_core_pool;
 
-#define ZSNG_CORE_MAX_GROUPS 12
-
-struct zsng_core_class_stats {
-	unsigned int size;
-	unsigned int pages_per_zspage;
-	unsigned int objs_per_zspage;
-	unsigned int nr_groups;	/* 4 (legacy groups) or 12 (ratio columns) */
-	unsigned long groups[ZSNG_CORE_MAX_GROUPS];
-	unsigned long obj_allocated;
-	unsigned long obj_used;
-	unsigned long pages_used;
-	unsigned long freeable;
-	unsigned long objs_moved;
-	unsigned long pages_compacted;
-	int huge;
-};
-
-struct zsng_core_pool_stats {
-	unsigned long pages_compacted;
-	unsigned long objs_moved;
-	unsigned long pages_used;
-	unsigned long objs_allocated;
-	unsigned long objs_used;
-};
-
+/* NULL for a policy or chain length out of range, or without memory. */
 struct zsng_core_pool *zsng_core_create(const char *name, int policy,
 					unsigned int max_pages_per_zspage);
 void zsng_core_destroy(struct zsng_core_pool *pool);
@@ -44,7 +23,7 @@ unsigned long zsng_core_malloc(struct zsng_core_pool *pool,
 			       unsigned long size, unsigned int gfp);
 void zsng_core_free(struct zsng_core_pool *pool, unsigned long handle);
 void *zsng_core_map(struct zsng_core_pool *pool, unsigned long handle,
-		    int mode);
+		    enum zsng_mapmode mode);
 void zsng_core_unmap(struct zsng_core_pool *pool, unsigned long handle);
 void zsng_core_write(struct zsng_core_pool *pool, unsigned long handle,
 		     const void *src, unsigned long len);
@@ -61,16 +40,19 @@ unsigned int zsng_core_nr_classes(struct zsng_core_pool *pool);
 unsigned int zsng_core_class_index(struct zsng_core_pool *pool,
 				   unsigned long size);
 void zsng_core_class_stats(struct zsng_core_pool *pool, unsigned int idx,
-			   struct zsng_core_class_stats *out);
+			   struct zsng_class_stats *out);
 void zsng_core_pool_stats(struct zsng_core_pool *pool,
-			  struct zsng_core_pool_stats *out);
+			  struct zsng_pool_stats *out);
+/* The label of column @group of the pool's stats (NULL past the last). */
+const char *zsng_core_group_name(struct zsng_core_pool *pool,
+				 unsigned int group);
 int zsng_core_check(struct zsng_core_pool *pool);
 
-const char *zsng_core_policy_name(int policy);
+const char *zsng_core_policy_name(int policy);	/* NULL if unknown */
 int zsng_core_policy_from_name(const char *name);	/* -1 if unknown */
 
 /*
- * Deterministic scenarios and the fragmentation experiment (scenarios.cpp),
+ * Deterministic scenarios and the fragmentation experiment (experiment/),
  * run identically in the kernel and in userspace. Each result line goes to
  * @emit; the return value is 0 or a negative errno.
  */

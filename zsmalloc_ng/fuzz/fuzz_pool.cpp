@@ -53,7 +53,7 @@ unsigned char byte_of(uint32_t seed, unsigned long i)
 	return (unsigned char)(z ^ (z >> 13));
 }
 
-void fill(zsng_core_pool *pool, const Obj &o, int mode)
+void fill(zsng_core_pool *pool, const Obj &o, enum zsng_mapmode mode)
 {
 	auto *p = static_cast<unsigned char *>(zsng_core_map(pool, o.h, mode));
 
@@ -64,8 +64,8 @@ void fill(zsng_core_pool *pool, const Obj &o, int mode)
 
 void verify(zsng_core_pool *pool, const Obj &o)
 {
-	auto *p =
-		static_cast<const unsigned char *>(zsng_core_map(pool, o.h, 1));
+	auto *p = static_cast<const unsigned char *>(
+		zsng_core_map(pool, o.h, ZSNG_MM_RO));
 
 	for (unsigned long i = 0; i < o.len; i++)
 		if (p[i] != byte_of(o.seed, i))
@@ -85,8 +85,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	Input in{ data, size };
 	uint8_t first = in.u8();
-	int policy = first % 4;
-	unsigned int max_pages = 4 + (first >> 2) % 13;
+	int policy = first % ZSNG_POLICY_NR;
+	unsigned int max_pages = ZSNG_MIN_CHAIN_PAGES +
+				 (first >> 2) % (ZSNG_MAX_CHAIN_PAGES -
+						 ZSNG_MIN_CHAIN_PAGES + 1);
 	long pages0 = zsng_user_live_pages(), allocs0 = zsng_user_live_allocs();
 	std::vector<Obj> live;
 	uint32_t next_seed = 1;
@@ -122,21 +124,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			zsng_user_fail_after(-1);
 			if (len == 0 || len > ZSNG_PAGE_SIZE) {
-				if (o.h != (unsigned long)-22)
+				if (o.h != (unsigned long)-ZSNG_EINVAL)
 					__builtin_trap();
 				break;
 			}
-			if (o.h == (unsigned long)-12) {
+			if (o.h == (unsigned long)-ZSNG_ENOMEM) {
 				if (fail >= 32)
 					__builtin_trap();
 				break;
 			}
-			if (o.h >= (unsigned long)-4095L)
+			if (zsng_is_error(o.h))
 				__builtin_trap();
 			if (op & 16)
 				verify(pool, o);
 			else
-				fill(pool, o, op & 8 ? 2 /* WO */ : 0 /* RW */);
+				fill(pool, o, op & 8 ? ZSNG_MM_WO : ZSNG_MM_RW);
 			live.push_back(o);
 			break;
 		}
@@ -158,7 +160,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			verify(pool, o);
 			o.seed = next_seed++;
-			fill(pool, o, 0);
+			fill(pool, o, ZSNG_MM_RW);
 			break;
 		}
 		case 4: /* read */

@@ -20,35 +20,9 @@
 #define _ZSMALLOC_NG_H
 
 #include <linux/types.h>
+#include "zsmalloc_ng_abi.h"	/* policies, map modes, stats, limits */
 
 struct zsng_pool;
-
-/*
- * Fullness grouping + compaction policy of a pool. The numeric values are
- * ABI for the module parameter and the debugfs files: only append.
- */
-enum zsng_policy {
-	ZSNG_POLICY_LEGACY,		/* 6.1: 4 groups, 6.1 compaction loop */
-	ZSNG_POLICY_LEGACY_GROUPS,	/* 4 groups, reworked compaction */
-	ZSNG_POLICY_RATIO,		/* 12 in-use ratio groups, reworked */
-	ZSNG_POLICY_EXACT,		/* one group per in-use count, reworked */
-	ZSNG_POLICY_NR,
-	ZSNG_POLICY_DEFAULT = -1,	/* the module parameter's choice */
-};
-
-enum zsng_mapmode {
-	ZSNG_MM_RW,	/* read and write */
-	ZSNG_MM_RO,	/* read only: nothing is written back on unmap */
-	ZSNG_MM_WO,	/* write only: the old contents are not copied in */
-};
-
-struct zsng_pool_stats {
-	unsigned long pages_compacted;	/* pages freed by compaction */
-	unsigned long objs_moved;	/* objects copied by compaction */
-	unsigned long pages_used;	/* pages held by zspages now */
-	unsigned long objs_allocated;	/* object slots in all zspages */
-	unsigned long objs_used;	/* slots holding a live object */
-};
 
 struct zsng_pool *zsng_create_pool(const char *name, int policy);
 void zsng_destroy_pool(struct zsng_pool *pool);

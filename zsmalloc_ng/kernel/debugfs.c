@@ -20,24 +20,17 @@
 
 static struct dentry *zsng_debugfs_root;
 
-static const char *const legacy_cols[] = { "empty", "almost_empty",
-					   "almost_full", "full" };
-static const char *const ratio_cols[] = { "0%",	 "10%", "20%", "30%",
-					  "40%", "50%", "60%", "70%",
-					  "80%", "90%", "99%", "100%" };
-
 static int classes_show(struct seq_file *s, void *v)
 {
 	struct zsng_pool *pool = s->private;
-	struct zsng_core_class_stats cs;
+	struct zsng_class_stats cs;
 	unsigned int i, g, n = zsng_core_nr_classes(pool->core);
-	const char *const *cols;
+	const char *col;
 
-	zsng_core_class_stats(pool->core, 0, &cs);
-	cols = cs.nr_groups == 4 ? legacy_cols : ratio_cols;
 	seq_printf(s, "%5s %5s", "class", "size");
-	for (g = 0; g < cs.nr_groups; g++)
-		seq_printf(s, " %12s", cols[g]);
+	/* The pool's policy decides the columns: its names come with it. */
+	for (g = 0; (col = zsng_core_group_name(pool->core, g)); g++)
+		seq_printf(s, " %12s", col);
 	seq_printf(s, " %13s %10s %10s %16s %8s %10s\n", "obj_allocated",
 		   "obj_used", "pages_used", "pages_per_zspage", "freeable",
 		   "objs_moved");

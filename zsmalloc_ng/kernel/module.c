@@ -73,7 +73,8 @@ struct zsng_pool *zsng_create_pool(const char *name, int policy)
 
 	if (policy == ZSNG_POLICY_DEFAULT)
 		policy = READ_ONCE(default_policy);
-	if (!name || policy < 0 || policy >= ZSNG_POLICY_NR)
+	/* The core checks the policy's range (zsng_core_create). */
+	if (!name)
 		return NULL;
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
@@ -162,14 +163,7 @@ EXPORT_SYMBOL_GPL(zsng_get_total_pages);
 
 void zsng_pool_stats(struct zsng_pool *pool, struct zsng_pool_stats *stats)
 {
-	struct zsng_core_pool_stats s;
-
-	zsng_core_pool_stats(pool->core, &s);
-	stats->pages_compacted = s.pages_compacted;
-	stats->objs_moved = s.objs_moved;
-	stats->pages_used = s.pages_used;
-	stats->objs_allocated = s.objs_allocated;
-	stats->objs_used = s.objs_used;
+	zsng_core_pool_stats(pool->core, stats);
 }
 EXPORT_SYMBOL_GPL(zsng_pool_stats);
 
@@ -187,7 +181,12 @@ EXPORT_SYMBOL_GPL(zsng_huge_class_size);
 
 static int __init zsng_init(void)
 {
-	int ret = zsng_svc_init();
+	int ret;
+
+	/* What the core returns must mean what the kernel's errno means. */
+	BUILD_BUG_ON(ZSNG_ENOMEM != ENOMEM);
+	BUILD_BUG_ON(ZSNG_EINVAL != EINVAL);
+	ret = zsng_svc_init();
 
 	if (ret)
 		return ret;

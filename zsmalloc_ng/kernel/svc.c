@@ -17,10 +17,14 @@
 #include "svc.h"
 #include "zsng_internal.h"
 
-static unsigned int max_pages_per_zspage = 8;
+static unsigned int max_pages_per_zspage = ZSNG_DEFAULT_CHAIN_PAGES;
 module_param(max_pages_per_zspage, uint, 0444);
 MODULE_PARM_DESC(max_pages_per_zspage,
-		 "Longest zspage chain in pages, 4..16, for pools created from now on (default: 8)");
+		 "Longest zspage chain in pages, "
+		 __stringify(ZSNG_MIN_CHAIN_PAGES) ".."
+		 __stringify(ZSNG_MAX_CHAIN_PAGES)
+		 ", for pools created from now on (default: "
+		 __stringify(ZSNG_DEFAULT_CHAIN_PAGES) ")");
 
 static struct kmem_cache *zsng_handle_cache;
 
@@ -213,9 +217,12 @@ int zsng_svc_init(void)
 {
 	int cpu;
 
-	if (max_pages_per_zspage < 4 || max_pages_per_zspage > 16) {
-		pr_err("max_pages_per_zspage=%u is outside 4..16\n",
-		       max_pages_per_zspage);
+	BUILD_BUG_ON(ZSNG_PAGE_SIZE != PAGE_SIZE);
+	if (max_pages_per_zspage < ZSNG_MIN_CHAIN_PAGES ||
+	    max_pages_per_zspage > ZSNG_MAX_CHAIN_PAGES) {
+		pr_err("max_pages_per_zspage=%u is outside %u..%u\n",
+		       max_pages_per_zspage, ZSNG_MIN_CHAIN_PAGES,
+		       ZSNG_MAX_CHAIN_PAGES);
 		return -EINVAL;
 	}
 	zsng_handle_cache = kmem_cache_create("zsng_handle", 16, 16, 0, NULL);

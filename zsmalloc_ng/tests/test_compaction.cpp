@@ -182,7 +182,7 @@ TEST_P(HandCounts, ExactMovesAndPages)
 
 	ASSERT_NE(pool, nullptr);
 	unsigned int ci = zsng_core_class_index(pool.get(), 1016);
-	struct zsng_core_class_stats cs;
+	struct zsng_class_stats cs;
 
 	zsng_core_class_stats(pool.get(), ci, &cs);
 	ASSERT_EQ(cs.size, 1024u);
@@ -197,7 +197,7 @@ TEST_P(HandCounts, ExactMovesAndPages)
 		for (size_t k = 0; k < n; k++) {
 			unsigned long h = zsng_core_malloc(pool.get(), 1016, 0);
 
-			ASSERT_FALSE(is_err(h));
+			ASSERT_FALSE(zsng_is_error(h));
 			stamp(pool.get(), h, 1016, k);
 			hs.push_back(h);
 		}
@@ -236,7 +236,7 @@ TEST_P(HandCounts, ExactMovesAndPages)
 		EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
 	}
 	/* The pool counters are the sums over the scenarios. */
-	struct zsng_core_pool_stats ps;
+	struct zsng_pool_stats ps;
 
 	zsng_core_pool_stats(pool.get(), &ps);
 	EXPECT_EQ(ps.objs_moved, sum_moved);
@@ -269,7 +269,7 @@ TEST(CompactionScenarios, GroupColumnsBeforeCompaction)
 	for (const Want &w : wants) {
 		PoolPtr pool = make_pool(w.policy);
 		std::vector<unsigned long> hs;
-		struct zsng_core_class_stats cs;
+		struct zsng_class_stats cs;
 		unsigned int ci = zsng_core_class_index(pool.get(), 1016);
 
 		for (size_t k = 0; k < strlen(layout); k++)
@@ -313,7 +313,7 @@ static std::vector<Live> fragment(zsng_core_pool *pool, unsigned int seed,
 						1 + rng() % 4096;
 		unsigned long h = zsng_core_malloc(pool, len, 0);
 
-		if (is_err(h))
+		if (zsng_is_error(h))
 			ADD_FAILURE() << "malloc " << len;
 		stamp(pool, h, len, seed * 1000003ull + k);
 		all.push_back({ h, len, seed * 1000003ull + k });
@@ -376,12 +376,12 @@ TEST_P(RandomCompaction, KeepsEveryByteAndEveryHandle)
 		}
 		EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
 
-		struct zsng_core_pool_stats ps;
+		struct zsng_pool_stats ps;
 		zsng_core_pool_stats(pool.get(), &ps);
 		unsigned long moved = 0, compacted = 0;
 		for (unsigned int ci = 0; ci < zsng_core_nr_classes(pool.get());
 		     ci++) {
-			struct zsng_core_class_stats cs;
+			struct zsng_class_stats cs;
 
 			zsng_core_class_stats(pool.get(), ci, &cs);
 			moved += cs.objs_moved;
@@ -415,7 +415,7 @@ TEST_P(RandomCompaction, NoZspageWorthOfFreeSlotsLeft)
 		EXPECT_EQ(zsng_core_compactable_pages(pool.get()), 0u);
 		for (unsigned int ci = 0; ci < zsng_core_nr_classes(pool.get());
 		     ci++) {
-			struct zsng_core_class_stats cs;
+			struct zsng_class_stats cs;
 
 			zsng_core_class_stats(pool.get(), ci, &cs);
 			if (cs.huge)
@@ -439,7 +439,7 @@ TEST_P(RandomCompaction, CompactClassOnlyTouchesThatClass)
 	std::vector<unsigned long> before(nr);
 
 	for (unsigned int ci = 0; ci < nr; ci++) {
-		struct zsng_core_class_stats cs;
+		struct zsng_class_stats cs;
 
 		zsng_core_class_stats(pool.get(), ci, &cs);
 		before[ci] = cs.pages_used;
@@ -447,7 +447,7 @@ TEST_P(RandomCompaction, CompactClassOnlyTouchesThatClass)
 	unsigned int target = zsng_core_class_index(pool.get(), 1000);
 	zsng_core_compact_class(pool.get(), target);
 	for (unsigned int ci = 0; ci < nr; ci++) {
-		struct zsng_core_class_stats cs;
+		struct zsng_class_stats cs;
 
 		zsng_core_class_stats(pool.get(), ci, &cs);
 		if (ci == target)

@@ -144,15 +144,15 @@ TEST(Experiment, RejectsBadArguments)
 	int r;
 
 	EXPECT_TRUE(run("nope", kRatio, 1, 4, &r).empty());
-	EXPECT_EQ(r, -22);
+	EXPECT_EQ(r, -ZSNG_EINVAL);
 	run("random", kNrPolicies, 1, 4, &r);
-	EXPECT_EQ(r, -22);
+	EXPECT_EQ(r, -ZSNG_EINVAL);
 	run("random", -1, 1, 4, &r);
-	EXPECT_EQ(r, -22);
+	EXPECT_EQ(r, -ZSNG_EINVAL);
 	run("random", kRatio, 1, 1, &r);
-	EXPECT_EQ(r, -22);
+	EXPECT_EQ(r, -ZSNG_EINVAL);
 	run("random", kRatio, 1, 4097, &r);
-	EXPECT_EQ(r, -22);
+	EXPECT_EQ(r, -ZSNG_EINVAL);
 }
 
 /*

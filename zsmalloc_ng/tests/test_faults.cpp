@@ -16,7 +16,6 @@ using namespace zsng_test;
 
 namespace
 {
-constexpr unsigned long kENOMEM = (unsigned long)-12;
 
 /* Baseline of the service layer's counters, checked after every failure. */
 struct Baseline {
@@ -74,7 +73,7 @@ bool hits_init_unwind_bug(long n)
 std::vector<unsigned long> fill_one_zspage(zsng_core_pool *pool,
 					   unsigned long len,
 					   unsigned long stamp_len,
-					   struct zsng_core_class_stats *cs)
+					   struct zsng_class_stats *cs)
 {
 	std::vector<unsigned long> hs;
 
@@ -82,8 +81,8 @@ std::vector<unsigned long> fill_one_zspage(zsng_core_pool *pool,
 	for (unsigned int k = 0; k < cs->objs_per_zspage; k++) {
 		unsigned long h = zsng_core_malloc(pool, len, 0);
 
-		EXPECT_FALSE(is_err(h));
-		if (is_err(h))
+		EXPECT_FALSE(zsng_is_error(h));
+		if (zsng_is_error(h))
 			break;
 		stamp(pool, h, stamp_len, k);
 		hs.push_back(h);
@@ -112,7 +111,8 @@ TEST_P(Faults, PoolCreation)
 			continue;
 		{
 			FailAfter arm(n);
-			pool = zsng_core_create("zsng-fault", GetParam(), 8);
+			pool = zsng_core_create("zsng-fault", GetParam(),
+						ZSNG_DEFAULT_CHAIN_PAGES);
 		}
 		if (pool) {
 			/* the first n that succeeds: every allocation was tried */
@@ -142,7 +142,7 @@ TEST_P(Faults, MallocNewZspage)
 	Baseline base;
 	PoolPtr pool = make_pool(GetParam());
 	const unsigned long len = 3000;
-	struct zsng_core_class_stats cs;
+	struct zsng_class_stats cs;
 	/* before: one full zspage of this class and objects in other classes */
 	std::vector<unsigned long> stored =
 		fill_one_zspage(pool.get(), len, 10, &cs);
@@ -151,7 +151,7 @@ TEST_P(Faults, MallocNewZspage)
 	ASSERT_EQ(stored.size(), cs.objs_per_zspage);
 	for (unsigned long l : { 10ul, 500ul, 4096ul }) {
 		stored.push_back(zsng_core_malloc(pool.get(), l, 0));
-		ASSERT_FALSE(is_err(stored.back()));
+		ASSERT_FALSE(zsng_is_error(stored.back()));
 		stamp(pool.get(), stored.back(), 10, stored.size() - 1);
 	}
 	Baseline with_objects;
@@ -170,7 +170,7 @@ TEST_P(Faults, MallocNewZspage)
 			with_objects.expect_same("malloc", n);
 			EXPECT_EQ(zsng_core_total_pages(pool.get()), pages);
 		} else {
-			ASSERT_FALSE(is_err(h))
+			ASSERT_FALSE(zsng_is_error(h))
 				<< "all " << steps << " allocations given";
 			stamp(pool.get(), h, len, 99);
 			EXPECT_EQ(zsng_core_total_pages(pool.get()),
@@ -193,7 +193,7 @@ TEST_P(Faults, MallocNewZspage)
 		FailAfter arm(1);
 		stored[0] = zsng_core_malloc(pool.get(), len, 0);
 	}
-	ASSERT_FALSE(is_err(stored[0]));
+	ASSERT_FALSE(zsng_is_error(stored[0]));
 	stamp(pool.get(), stored[0], 10, 0);
 	EXPECT_EQ(zsng_core_check(pool.get()), 0);
 	/* Compaction allocates nothing: it works with injection armed. */
@@ -227,7 +227,7 @@ TEST_P(Faults, StoreNewZspage)
 	Baseline base;
 	PoolPtr pool = make_pool(GetParam());
 	const unsigned long len = 3000;
-	struct zsng_core_class_stats cs;
+	struct zsng_class_stats cs;
 	std::vector<unsigned long> stored =
 		fill_one_zspage(pool.get(), len, len, &cs);
 	std::vector<unsigned char> buf(len);
@@ -248,7 +248,7 @@ TEST_P(Faults, StoreNewZspage)
 			EXPECT_EQ(h, kENOMEM) << "n=" << n;
 			with_objects.expect_same("store", n);
 		} else {
-			ASSERT_FALSE(is_err(h));
+			ASSERT_FALSE(zsng_is_error(h));
 			EXPECT_EQ(first_bad_byte(pool.get(), h, len, 77), -1);
 			stored.push_back(h);
 		}
@@ -279,12 +279,12 @@ TEST_P(Faults, StoreNewZspage)
 /* Every chain length: each page of the chain fails in turn. */
 TEST_P(Faults, MallocEveryPageOfEveryChain)
 {
-	PoolPtr pool = make_pool(GetParam(), 16);
+	PoolPtr pool = make_pool(GetParam(), ZSNG_MAX_CHAIN_PAGES);
 	Baseline base; /* with the empty pool */
 	unsigned int nr = zsng_core_nr_classes(pool.get());
 
 	for (unsigned int ci = 0; ci < nr; ci++) {
-		struct zsng_core_class_stats cs;
+		struct zsng_class_stats cs;
 
 		zsng_core_class_stats(pool.get(), ci, &cs);
 		unsigned long len = cs.huge ? ZSNG_PAGE_SIZE : cs.size - 8;
@@ -350,7 +350,7 @@ TEST_P(Faults, ExperimentRun)
 			FailAfter arm(n);
 			r = run();
 		}
-		EXPECT_EQ(r, -12) << "n=" << n << " of " << total;
+		EXPECT_EQ(r, -ZSNG_ENOMEM) << "n=" << n << " of " << total;
 		base.expect_same("experiment", n);
 		if (HasFailure())
 			return;
@@ -367,7 +367,7 @@ TEST_P(Faults, ExperimentObjectPhase)
 {
 	Baseline base;
 	PoolPtr probe = make_pool(GetParam());
-	struct zsng_core_class_stats cs;
+	struct zsng_class_stats cs;
 	const long per_pool = 3 + 3 * (long)zsng_core_nr_classes(probe.get());
 	const unsigned int zspages = 2;
 
@@ -384,7 +384,7 @@ TEST_P(Faults, ExperimentObjectPhase)
 			r = zsng_core_run_experiment("strided", GetParam(), 1,
 						     zspages, ignore, nullptr);
 		}
-		EXPECT_EQ(r, -12) << "n=" << n;
+		EXPECT_EQ(r, -ZSNG_ENOMEM) << "n=" << n;
 		base.expect_same("experiment objects", n);
 		if (HasFailure())
 			return;
@@ -406,7 +406,7 @@ TEST(FaultsScenarios, ScenarioRun)
 		}
 		if (r == 0)
 			break;
-		EXPECT_EQ(r, -12) << "n=" << n;
+		EXPECT_EQ(r, -ZSNG_ENOMEM) << "n=" << n;
 		base.expect_same("scenarios", n);
 		if (HasFailure())
 			return;

@@ -2,7 +2,7 @@
 /*
  * Shared by the GoogleTest cases: a pool that destroys itself, patterned
  * object contents, and the error convention of zsng_core_malloc() (a
- * negative errno returned as an unsigned long).
+ * negative errno returned as an unsigned long, zsng_is_error()).
  */
 #ifndef ZSNG_TEST_HELPERS_HPP
 #define ZSNG_TEST_HELPERS_HPP
@@ -27,18 +27,21 @@ struct PoolDeleter {
 };
 using PoolPtr = std::unique_ptr<zsng_core_pool, PoolDeleter>;
 
-constexpr int kLegacy = 0, kLegacyGroups = 1, kRatio = 2, kExact = 3;
-constexpr int kNrPolicies = 4;
-constexpr int kRW = 0, kRO = 1, kWO = 2;
+/* Short names of the policies, for the parameterised tests. */
+constexpr int kLegacy = ZSNG_POLICY_LEGACY;
+constexpr int kLegacyGroups = ZSNG_POLICY_LEGACY_GROUPS;
+constexpr int kRatio = ZSNG_POLICY_RATIO;
+constexpr int kExact = ZSNG_POLICY_EXACT;
+constexpr int kNrPolicies = ZSNG_POLICY_NR;
 
-inline PoolPtr make_pool(int policy, unsigned int max_pages = 8)
+/* What zsng_core_malloc() returns on failure, as an unsigned long. */
+constexpr unsigned long kENOMEM = (unsigned long)-ZSNG_ENOMEM;
+constexpr unsigned long kEINVAL = (unsigned long)-ZSNG_EINVAL;
+
+inline PoolPtr make_pool(int policy,
+			 unsigned int max_pages = ZSNG_DEFAULT_CHAIN_PAGES)
 {
 	return PoolPtr(zsng_core_create("zsng-test", policy, max_pages));
-}
-
-inline bool is_err(unsigned long h)
-{
-	return h >= (unsigned long)-4095L;
 }
 
 /* Byte @i of the object stamped @seed: differs per object and per byte. */
@@ -53,7 +56,8 @@ inline unsigned char pattern_byte(uint64_t seed, unsigned long i)
 inline void stamp(zsng_core_pool *pool, unsigned long h, unsigned long len,
 		  uint64_t seed)
 {
-	auto *p = static_cast<unsigned char *>(zsng_core_map(pool, h, kWO));
+	auto *p = static_cast<unsigned char *>(
+		zsng_core_map(pool, h, ZSNG_MM_WO));
 
 	for (unsigned long i = 0; i < len; i++)
 		p[i] = pattern_byte(seed, i);
@@ -64,8 +68,8 @@ inline void stamp(zsng_core_pool *pool, unsigned long h, unsigned long len,
 inline long first_bad_byte(zsng_core_pool *pool, unsigned long h,
 			   unsigned long len, uint64_t seed)
 {
-	auto *p =
-		static_cast<const unsigned char *>(zsng_core_map(pool, h, kRO));
+	auto *p = static_cast<const unsigned char *>(
+		zsng_core_map(pool, h, ZSNG_MM_RO));
 	long bad = -1;
 
 	for (unsigned long i = 0; i < len && bad < 0; i++)
@@ -77,7 +81,7 @@ inline long first_bad_byte(zsng_core_pool *pool, unsigned long h,
 
 inline unsigned long class_size_of(zsng_core_pool *pool, unsigned long req)
 {
-	struct zsng_core_class_stats cs;
+	struct zsng_class_stats cs;
 
 	zsng_core_class_stats(pool, zsng_core_class_index(pool, req), &cs);
 	return cs.size;

@@ -48,7 +48,7 @@ TEST_P(RoundTrip, EveryRequestSize)
 	for (unsigned long len = 1; len <= ZSNG_PAGE_SIZE; len++) {
 		unsigned long h = zsng_core_malloc(pool.get(), len, 0);
 
-		ASSERT_FALSE(is_err(h)) << "size " << len;
+		ASSERT_FALSE(zsng_is_error(h)) << "size " << len;
 		stamp(pool.get(), h, len, len);
 		objs.push_back({ h, len });
 	}
@@ -74,7 +74,7 @@ TEST_P(RoundTrip, EverySlotOfEveryClass)
 	unsigned long spanning = 0;
 
 	for (unsigned int ci = 0; ci < nr; ci++) {
-		struct zsng_core_class_stats cs;
+		struct zsng_class_stats cs;
 		std::vector<unsigned long> hs;
 
 		zsng_core_class_stats(pool.get(), ci, &cs);
@@ -86,7 +86,7 @@ TEST_P(RoundTrip, EverySlotOfEveryClass)
 		for (unsigned int k = 0; k < cs.objs_per_zspage + 1; k++) {
 			unsigned long h = zsng_core_malloc(pool.get(), len, 0);
 
-			ASSERT_FALSE(is_err(h));
+			ASSERT_FALSE(zsng_is_error(h));
 			stamp(pool.get(), h, len, 1000 * ci + k);
 			hs.push_back(h);
 			/* a fresh zspage hands out indexes 0, 1, 2 ... */
@@ -117,14 +117,13 @@ TEST_P(RoundTrip, EverySlotOfEveryClass)
 TEST_P(RoundTrip, SizeLimits)
 {
 	/* 0 and more than a page are refused with -EINVAL */
-	EXPECT_EQ(zsng_core_malloc(pool.get(), 0, 0), (unsigned long)-22);
-	EXPECT_EQ(zsng_core_malloc(pool.get(), ZSNG_PAGE_SIZE + 1, 0),
-		  (unsigned long)-22);
-	EXPECT_EQ(zsng_core_malloc(pool.get(), ~0ul, 0), (unsigned long)-22);
+	EXPECT_EQ(zsng_core_malloc(pool.get(), 0, 0), kEINVAL);
+	EXPECT_EQ(zsng_core_malloc(pool.get(), ZSNG_PAGE_SIZE + 1, 0), kEINVAL);
+	EXPECT_EQ(zsng_core_malloc(pool.get(), ~0ul, 0), kEINVAL);
 	EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
 	/* Freeing "handles" that are errors or 0 is a no-op, like zs_free. */
 	zsng_core_free(pool.get(), 0);
-	zsng_core_free(pool.get(), (unsigned long)-22);
+	zsng_core_free(pool.get(), kEINVAL);
 	EXPECT_EQ(zsng_core_check(pool.get()), 0);
 }
 
@@ -132,7 +131,7 @@ TEST_P(RoundTrip, HugeClass)
 {
 	unsigned long huge = zsng_core_huge_class_size(pool.get());
 	unsigned int nr = zsng_core_nr_classes(pool.get());
-	struct zsng_core_class_stats cs;
+	struct zsng_class_stats cs;
 
 	ASSERT_GT(huge, 2048u);
 	ASSERT_LE(huge, ZSNG_PAGE_SIZE);
@@ -153,8 +152,8 @@ TEST_P(RoundTrip, HugeClass)
 	unsigned long h1 = zsng_core_malloc(pool.get(), huge, 0);
 	unsigned long h2 = zsng_core_malloc(pool.get(), ZSNG_PAGE_SIZE, 0);
 
-	ASSERT_FALSE(is_err(h1));
-	ASSERT_FALSE(is_err(h2));
+	ASSERT_FALSE(zsng_is_error(h1));
+	ASSERT_FALSE(zsng_is_error(h2));
 	stamp(pool.get(), h1, huge, 1);
 	stamp(pool.get(), h2, ZSNG_PAGE_SIZE, 2);
 	EXPECT_EQ(zsng_core_total_pages(pool.get()), 2u);
@@ -179,7 +178,7 @@ class MapModes : public RoundTrip {
     protected:
 	void alloc_pair()
 	{
-		struct zsng_core_class_stats cs;
+		struct zsng_class_stats cs;
 
 		zsng_core_class_stats(pool.get(),
 				      zsng_core_class_index(pool.get(), kLen),
@@ -189,8 +188,8 @@ class MapModes : public RoundTrip {
 			<< "object 1 spans";
 		inside = zsng_core_malloc(pool.get(), kLen, 0);
 		spanning = zsng_core_malloc(pool.get(), kLen, 0);
-		ASSERT_FALSE(is_err(inside));
-		ASSERT_FALSE(is_err(spanning));
+		ASSERT_FALSE(zsng_is_error(inside));
+		ASSERT_FALSE(zsng_is_error(spanning));
 	}
 	void TearDown() override
 	{
@@ -219,7 +218,7 @@ TEST_P(MapModes, ReadWriteModifiesInPlace)
 	for (unsigned long h : { inside, spanning }) {
 		stamp(pool.get(), h, kLen, 7);
 		auto *p = static_cast<unsigned char *>(
-			zsng_core_map(pool.get(), h, kRW));
+			zsng_core_map(pool.get(), h, ZSNG_MM_RW));
 		/* before: RW shows the old bytes */
 		for (unsigned long i = 0; i < kLen; i++)
 			ASSERT_EQ(p[i], pattern_byte(7, i)) << i;
@@ -228,7 +227,7 @@ TEST_P(MapModes, ReadWriteModifiesInPlace)
 		zsng_core_unmap(pool.get(), h);
 		/* after: every byte flipped, including across the page boundary */
 		p = static_cast<unsigned char *>(
-			zsng_core_map(pool.get(), h, kRO));
+			zsng_core_map(pool.get(), h, ZSNG_MM_RO));
 		for (unsigned long i = 0; i < kLen; i++)
 			ASSERT_EQ(p[i],
 				  (unsigned char)(pattern_byte(7, i) ^ 0xff))
@@ -242,7 +241,7 @@ TEST_P(MapModes, ReadOnlyChangesOfASpanningObjectAreDropped)
 	alloc_pair();
 	stamp(pool.get(), spanning, kLen, 9);
 	auto *p = static_cast<unsigned char *>(
-		zsng_core_map(pool.get(), spanning, kRO));
+		zsng_core_map(pool.get(), spanning, ZSNG_MM_RO));
 	/* The caller must not do this; the bounce copy absorbs it. */
 	for (unsigned long i = 0; i < kLen; i++)
 		p[i] = 0;
@@ -266,7 +265,7 @@ TEST_P(RoundTrip, DestroyWithLiveObjectsFreesEverything)
 	for (unsigned long len = 1; len <= ZSNG_PAGE_SIZE; len += 97) {
 		unsigned long h = zsng_core_malloc(pool.get(), len, 0);
 
-		ASSERT_FALSE(is_err(h));
+		ASSERT_FALSE(zsng_is_error(h));
 		stamp(pool.get(), h, len, len);
 	}
 	EXPECT_GT(zsng_user_live_pages(), pages0);
@@ -282,9 +281,9 @@ TEST_P(RoundTrip, DestroyWithLiveObjectsFreesEverything)
 
 TEST_P(RoundTrip, StatsFollowAllocAndFree)
 {
-	struct zsng_core_pool_stats ps;
+	struct zsng_pool_stats ps;
 	unsigned int ci = zsng_core_class_index(pool.get(), 100);
-	struct zsng_core_class_stats cs;
+	struct zsng_class_stats cs;
 	unsigned long h[3];
 
 	for (unsigned long &x : h)
@@ -300,7 +299,9 @@ TEST_P(RoundTrip, StatsFollowAllocAndFree)
 	for (unsigned int g = 0; g < cs.nr_groups; g++)
 		listed += cs.groups[g];
 	EXPECT_EQ(listed, 1u);
-	EXPECT_EQ(cs.nr_groups, GetParam() <= kLegacyGroups ? 4u : 12u);
+	EXPECT_EQ(cs.nr_groups, GetParam() <= kLegacyGroups ?
+					ZSNG_LEGACY_GROUPS :
+					ZSNG_RATIO_GROUPS);
 	for (unsigned long x : h)
 		zsng_core_free(pool.get(), x);
 	zsng_core_pool_stats(pool.get(), &ps);
@@ -317,12 +318,16 @@ TEST(PoolCreate, RejectsBadArguments)
 {
 	long allocs0 = zsng_user_live_allocs();
 
-	EXPECT_EQ(zsng_core_create("x", -1, 8), nullptr);
-	EXPECT_EQ(zsng_core_create("x", kNrPolicies, 8), nullptr);
-	EXPECT_EQ(zsng_core_create("x", kRatio, 3), nullptr);
-	EXPECT_EQ(zsng_core_create("x", kRatio, 17), nullptr);
+	EXPECT_EQ(zsng_core_create("x", -1, ZSNG_DEFAULT_CHAIN_PAGES), nullptr);
+	EXPECT_EQ(zsng_core_create("x", kNrPolicies, ZSNG_DEFAULT_CHAIN_PAGES),
+		  nullptr);
+	EXPECT_EQ(zsng_core_create("x", kRatio, ZSNG_MIN_CHAIN_PAGES - 1),
+		  nullptr);
+	EXPECT_EQ(zsng_core_create("x", kRatio, ZSNG_MAX_CHAIN_PAGES + 1),
+		  nullptr);
 	EXPECT_EQ(zsng_user_live_allocs(), allocs0);
-	for (unsigned int max : { 4u, 16u }) {
+	for (unsigned int max :
+	     { ZSNG_MIN_CHAIN_PAGES, ZSNG_MAX_CHAIN_PAGES }) {
 		PoolPtr p = make_pool(kRatio, max);
 
 		ASSERT_NE(p, nullptr) << max;
@@ -346,7 +351,7 @@ TEST(RoundTrip, WriteApiEverySlotOfASpanningClass)
 	for (int k = 0; k < 64; k++) {
 		unsigned long h = zsng_core_malloc(pool.get(), len, 0);
 
-		ASSERT_FALSE(is_err(h));
+		ASSERT_FALSE(zsng_is_error(h));
 		for (unsigned long i = 0; i < len; i++)
 			buf[i] = pattern_byte(k, i);
 		zsng_core_write(pool.get(), h, buf.data(), len);
@@ -354,7 +359,7 @@ TEST(RoundTrip, WriteApiEverySlotOfASpanningClass)
 	}
 	for (int k = 0; k < 64; k++) {
 		auto *p = static_cast<const unsigned char *>(
-			zsng_core_map(pool.get(), hs[k], kRO));
+			zsng_core_map(pool.get(), hs[k], ZSNG_MM_RO));
 		unsigned long bad = len;
 
 		for (unsigned long i = 0; i < len && bad == len; i++)
@@ -391,7 +396,7 @@ TEST(RoundTrip, StoreApiEveryKindOfClass)
 			unsigned long h =
 				zsng_core_store(pool.get(), buf.data(), len, 0);
 
-			ASSERT_FALSE(is_err(h)) << len;
+			ASSERT_FALSE(zsng_is_error(h)) << len;
 			hs.push_back(h);
 			lens.push_back(len);
 		}
@@ -419,9 +424,8 @@ TEST(RoundTrip, StoreApiRejectsBadLengths)
 	char byte = 'x';
 	long allocs0 = zsng_user_live_allocs();
 
-	EXPECT_EQ(zsng_core_store(pool.get(), &byte, 0, 0), (unsigned long)-22);
-	EXPECT_EQ(zsng_core_store(pool.get(), &byte, 4097, 0),
-		  (unsigned long)-22);
+	EXPECT_EQ(zsng_core_store(pool.get(), &byte, 0, 0), kEINVAL);
+	EXPECT_EQ(zsng_core_store(pool.get(), &byte, 4097, 0), kEINVAL);
 	EXPECT_EQ(zsng_user_live_allocs(), allocs0);
 	EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
 }

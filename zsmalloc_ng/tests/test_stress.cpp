@@ -50,7 +50,7 @@ void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
 			unsigned long len = sizes[rng() % 6] - rng() % 8;
 			unsigned long h = zsng_core_malloc(pool, len, 0);
 
-			if (is_err(h)) {
+			if (zsng_is_error(h)) {
 				res->errors++;
 				continue;
 			}
@@ -69,7 +69,7 @@ void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
 			/* Hold a mapping a while: compaction must wait, not move. */
 			size_t i = rng() % mine.size();
 			auto *p = static_cast<unsigned char *>(
-				zsng_core_map(pool, mine[i].h, kRW));
+				zsng_core_map(pool, mine[i].h, ZSNG_MM_RW));
 
 			for (int pass = 0; pass < 3; pass++)
 				for (unsigned long b = 0; b < mine[i].len; b++)
@@ -143,7 +143,7 @@ TEST_P(Stress, AllocFreeMapWhileCompacting)
 	EXPECT_EQ(zsng_core_check(pool.get()), 0);
 	EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
 
-	struct zsng_core_pool_stats ps;
+	struct zsng_pool_stats ps;
 	zsng_core_pool_stats(pool.get(), &ps);
 	EXPECT_EQ(ps.objs_used, 0u);
 	EXPECT_EQ(ps.pages_compacted, freed);
@@ -166,7 +166,7 @@ TEST(Stress, ConcurrentCompactorsAndFrees)
 		unsigned long len = 1 + rng() % 3000;
 		unsigned long h = zsng_core_malloc(pool.get(), len, 0);
 
-		ASSERT_FALSE(is_err(h));
+		ASSERT_FALSE(zsng_is_error(h));
 		stamp(pool.get(), h, len, k);
 		objs.push_back({ h, len, (uint64_t)k });
 	}

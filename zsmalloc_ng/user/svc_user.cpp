@@ -35,7 +35,7 @@ std::atomic<long> g_fail_count{ 0 };
 std::atomic<long> g_live_pages{ 0 };
 std::atomic<long> g_live_allocs{ 0 };
 std::atomic<long> g_warnings{ 0 };
-unsigned int g_max_pages = 8;
+unsigned int g_max_pages = ZSNG_DEFAULT_CHAIN_PAGES;
 
 bool inject_failure()
 {

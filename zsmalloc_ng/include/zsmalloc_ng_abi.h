@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * zsmalloc_ng: what the C++ allocator core and its C users must agree on.
+ *
+ * The one boundary header. The C++ core (zsmalloc_ng/core/), the kernel
+ * glue (zsmalloc_ng/kernel/), the kernel API (zsmalloc_ng.h), the userspace
+ * build, the tests, the fuzzer and the benchmark all include it; nothing
+ * here is written down a second time. Plain C with no includes, so that the
+ * freestanding C++ core can include it too. The C++ side pins its own enums
+ * and structs to these with static_assert (core/policy.hpp, core/pool.hpp),
+ * the kernel side its errno values with BUILD_BUG_ON (kernel/module.c).
+ */
+#ifndef _ZSMALLOC_NG_ABI_H
+#define _ZSMALLOC_NG_ABI_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Fullness grouping + compaction policy of a pool. The numeric values are
+ * ABI for the module parameter and the debugfs files: only append. Adding
+ * one is this enumerator, its name in core/policy.cpp's table and a case in
+ * core/policy.hpp's switches: the compiler reports each one missing.
+ */
+enum zsng_policy {
+	ZSNG_POLICY_LEGACY,		/* 6.1: 4 groups, 6.1 compaction loop */
+	ZSNG_POLICY_LEGACY_GROUPS,	/* 4 groups, reworked compaction */
+	ZSNG_POLICY_RATIO,		/* 12 in-use ratio groups, reworked */
+	ZSNG_POLICY_EXACT,		/* one group per in-use count, reworked */
+	ZSNG_POLICY_NR,
+	ZSNG_POLICY_DEFAULT = -1,	/* the module parameter's choice */
+};
+
+enum zsng_mapmode {
+	ZSNG_MM_RW,	/* read and write */
+	ZSNG_MM_RO,	/* read only: nothing is written back on unmap */
+	ZSNG_MM_WO,	/* write only: the old contents are not copied in */
+};
+
+/*
+ * Fullness-group columns shown in the statistics and debugfs: the four
+ * groups of Linux 6.1 (legacy, legacy-groups) or the twelve in-use ratio
+ * columns (ratio, and exact summarised as ratio).
+ */
+#define ZSNG_LEGACY_GROUPS 4
+#define ZSNG_RATIO_GROUPS 12
+#define ZSNG_MAX_SHOWN_GROUPS ZSNG_RATIO_GROUPS
+
+/*
+ * Pages per zspage at most (the max_pages_per_zspage module parameter):
+ * upstream chains were 4 pages until 6.2 and are 8 since 6.3; 16 is
+ * CONFIG_ZSMALLOC_CHAIN_SIZE's maximum.
+ */
+#define ZSNG_MIN_CHAIN_PAGES 4
+#define ZSNG_DEFAULT_CHAIN_PAGES 8
+#define ZSNG_MAX_CHAIN_PAGES 16
+
+/*
+ * Errors the core returns (negated, or as an unsigned long handle), with
+ * Linux's errno values.
+ */
+#define ZSNG_ENOMEM 12
+#define ZSNG_EINVAL 22
+#define ZSNG_MAX_ERRNO 4095
+
+/* A handle that is an error value (-4095..-1), as IS_ERR_VALUE() says. */
+static inline int zsng_is_error(unsigned long handle)
+{
+	return handle >= (unsigned long)-ZSNG_MAX_ERRNO;
+}
+
+/* A pool's counters; the core fills it, the kernel API hands it on. */
+struct zsng_pool_stats {
+	unsigned long pages_compacted;	/* pages freed by compaction */
+	unsigned long objs_moved;	/* objects copied by compaction */
+	unsigned long pages_used;	/* pages held by zspages now */
+	unsigned long objs_allocated;	/* object slots in all zspages */
+	unsigned long objs_used;	/* slots holding a live object */
+};
+
+/* One size class, as debugfs's classes table and the tests see it. */
+struct zsng_class_stats {
+	unsigned int size;
+	unsigned int pages_per_zspage;
+	unsigned int objs_per_zspage;
+	unsigned int nr_groups;	/* columns used in groups[] */
+	unsigned long groups[ZSNG_MAX_SHOWN_GROUPS];
+	unsigned long obj_allocated;
+	unsigned long obj_used;
+	unsigned long pages_used;
+	unsigned long freeable;	/* pages compaction could free now */
+	unsigned long objs_moved;
+	unsigned long pages_compacted;
+	int huge;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _ZSMALLOC_NG_ABI_H */
