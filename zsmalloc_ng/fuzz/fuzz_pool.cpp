@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "stamp.hpp"
 #include "svc.h"
 #include "svc_user.h"
 #include "zsng_core.h"
@@ -46,30 +47,17 @@ struct Input {
 	}
 };
 
-unsigned char byte_of(uint32_t seed, unsigned long i)
-{
-	uint32_t z = seed * 2654435761u + (uint32_t)i * 40503u;
-
-	return (unsigned char)(z ^ (z >> 13));
-}
-
 void fill(zsng_core_pool *pool, const Obj &o, enum zsng_mapmode mode)
 {
-	auto *p = static_cast<unsigned char *>(zsng_core_map(pool, o.h, mode));
-
-	for (unsigned long i = 0; i < o.len; i++)
-		p[i] = byte_of(o.seed, i);
+	zsng::stamp_fill(zsng_core_map(pool, o.h, mode), o.len, o.seed);
 	zsng_core_unmap(pool, o.h);
 }
 
 void verify(zsng_core_pool *pool, const Obj &o)
 {
-	auto *p = static_cast<const unsigned char *>(
-		zsng_core_map(pool, o.h, ZSNG_MM_RO));
-
-	for (unsigned long i = 0; i < o.len; i++)
-		if (p[i] != byte_of(o.seed, i))
-			__builtin_trap();
+	if (zsng::stamp_first_bad(zsng_core_map(pool, o.h, ZSNG_MM_RO), o.len,
+				  o.seed) >= 0)
+		__builtin_trap();
 	zsng_core_unmap(pool, o.h);
 }
 
@@ -116,8 +104,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (op & 16) {
 				static unsigned char buf[ZSNG_PAGE_SIZE + 1];
 
-				for (unsigned long i = 0; i < len; i++)
-					buf[i] = byte_of(o.seed, i);
+				zsng::stamp_fill(buf, len, o.seed);
 				o.h = zsng_core_store(pool, buf, len, 0);
 			} else {
 				o.h = zsng_core_malloc(pool, len, 0);

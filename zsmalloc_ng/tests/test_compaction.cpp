@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "scenario_table.hpp"
 #include "test_helpers.hpp"
 
 using namespace zsng_test;
@@ -103,32 +105,31 @@ struct Expect {
 	unsigned long moved, freed, used;
 };
 
-struct HandScenario {
-	const char *name;
-	const char *layout;
-	Expect by_policy[kNrPolicies]; /* legacy, legacy-groups, ratio, exact */
+/*
+ * Per scenario of experiment/scenario_table.hpp, row for row, the counts
+ * traced above: legacy, legacy-groups, ratio, exact.
+ */
+static const Expect kExpected[][kNrPolicies] = {
+	/* three-singles */ { { 3, 2, 1 },
+			      { 2, 2, 1 },
+			      { 2, 2, 1 },
+			      { 2, 2, 1 } },
+	/* one-move */ { { 1, 1, 1 }, { 3, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } },
+	/* four-quarters */ { { 6, 3, 1 }, { 3, 3, 1 }, { 3, 3, 1 }, { 3, 3, 1 } },
+	/* three-two-one */ { { 1, 1, 2 }, { 2, 1, 2 }, { 1, 1, 2 }, { 1, 1, 2 } },
+	/* twos */ { { 4, 2, 3 }, { 4, 2, 3 }, { 3, 2, 3 }, { 3, 2, 3 } },
+	/* no-gain */ { { 0, 0, 3 }, { 0, 0, 3 }, { 0, 0, 3 }, { 0, 0, 3 } },
 };
+static_assert(sizeof(kExpected) / sizeof(kExpected[0]) == zsng::kNrScenarios,
+	      "a scenario without hand-computed counts");
 
-static const HandScenario kHand[] = {
-	{ "three-singles",
-	  "xxx.xxx.xxx.",
-	  { { 3, 2, 1 }, { 2, 2, 1 }, { 2, 2, 1 }, { 2, 2, 1 } } },
-	{ "one-move",
-	  "...xxx.x",
-	  { { 1, 1, 1 }, { 3, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } } },
-	{ "four-quarters",
-	  ".xxx.xxx.xxx.xxx",
-	  { { 6, 3, 1 }, { 3, 3, 1 }, { 3, 3, 1 }, { 3, 3, 1 } } },
-	{ "three-two-one",
-	  "...x..xx.xxx",
-	  { { 1, 1, 2 }, { 2, 1, 2 }, { 1, 1, 2 }, { 1, 1, 2 } } },
-	{ "twos",
-	  "..xx..xx..xx..xx.xxx",
-	  { { 4, 2, 3 }, { 4, 2, 3 }, { 3, 2, 3 }, { 3, 2, 3 } } },
-	{ "no-gain",
-	  "...........x",
-	  { { 0, 0, 3 }, { 0, 0, 3 }, { 0, 0, 3 }, { 0, 0, 3 } } },
-};
+static const zsng::Scenario &scenario_named(const char *name)
+{
+	for (const zsng::Scenario &s : zsng::kScenarios)
+		if (!strcmp(s.name, name))
+			return s;
+	abort();
+}
 
 static void collect(void *ctx, const char *line)
 {
@@ -151,10 +152,12 @@ TEST(CompactionScenarios, RunnerMatchesHandCounts)
 			<< l;
 		got[std::string(name) + "/" + policy] = l;
 	}
-	EXPECT_EQ(lines.size(), sizeof(kHand) / sizeof(kHand[0]) * kNrPolicies);
-	for (const HandScenario &s : kHand) {
+	EXPECT_EQ(lines.size(), zsng::kNrScenarios * kNrPolicies);
+	for (unsigned int i = 0; i < zsng::kNrScenarios; i++) {
+		const zsng::Scenario &s = zsng::kScenarios[i];
+
 		for (int p = 0; p < kNrPolicies; p++) {
-			const Expect &e = s.by_policy[p];
+			const Expect &e = kExpected[i][p];
 			char want[256];
 
 			snprintf(
@@ -181,7 +184,8 @@ TEST_P(HandCounts, ExactMovesAndPages)
 	PoolPtr pool = make_pool(policy);
 
 	ASSERT_NE(pool, nullptr);
-	unsigned int ci = zsng_core_class_index(pool.get(), 1016);
+	unsigned int ci =
+		zsng_core_class_index(pool.get(), zsng::kScenarioRequest);
 	struct zsng_class_stats cs;
 
 	zsng_core_class_stats(pool.get(), ci, &cs);
@@ -189,16 +193,18 @@ TEST_P(HandCounts, ExactMovesAndPages)
 	ASSERT_EQ(cs.pages_per_zspage, 1u);
 	ASSERT_EQ(cs.objs_per_zspage, 4u);
 
-	for (const HandScenario &s : kHand) {
-		const Expect &e = s.by_policy[policy];
+	for (unsigned int i = 0; i < zsng::kNrScenarios; i++) {
+		const zsng::Scenario &s = zsng::kScenarios[i];
+		const Expect &e = kExpected[i][policy];
 		std::vector<unsigned long> hs;
 		size_t n = strlen(s.layout);
 
 		for (size_t k = 0; k < n; k++) {
-			unsigned long h = zsng_core_malloc(pool.get(), 1016, 0);
+			unsigned long h = zsng_core_malloc(
+				pool.get(), zsng::kScenarioRequest, 0);
 
 			ASSERT_FALSE(zsng_is_error(h));
-			stamp(pool.get(), h, 1016, k);
+			stamp(pool.get(), h, zsng::kScenarioRequest, k);
 			hs.push_back(h);
 		}
 		for (size_t k = 0; k < n; k++) {
@@ -226,7 +232,8 @@ TEST_P(HandCounts, ExactMovesAndPages)
 		for (size_t k = 0; k < n; k++)
 			if (hs[k])
 				EXPECT_EQ(first_bad_byte(pool.get(), hs[k],
-							 1016, k),
+							 zsng::kScenarioRequest,
+							 k),
 					  -1)
 					<< s.name << " object " << k;
 		EXPECT_EQ(zsng_core_check(pool.get()), 0) << s.name;
@@ -264,16 +271,18 @@ TEST(CompactionScenarios, GroupColumnsBeforeCompaction)
 		/* exact is shown in the ratio columns */
 		{ kExact, { 0, 0, 0, 1, 0, 0, 4, 0, 0, 0, 0, 0 } },
 	};
-	const char *layout = "..xx..xx..xx..xx.xxx";
+	const char *layout = scenario_named("twos").layout;
 
 	for (const Want &w : wants) {
 		PoolPtr pool = make_pool(w.policy);
 		std::vector<unsigned long> hs;
 		struct zsng_class_stats cs;
-		unsigned int ci = zsng_core_class_index(pool.get(), 1016);
+		unsigned int ci = zsng_core_class_index(pool.get(),
+							zsng::kScenarioRequest);
 
 		for (size_t k = 0; k < strlen(layout); k++)
-			hs.push_back(zsng_core_malloc(pool.get(), 1016, 0));
+			hs.push_back(zsng_core_malloc(
+				pool.get(), zsng::kScenarioRequest, 0));
 		for (size_t k = 0; k < strlen(layout); k++)
 			if (layout[k] == 'x')
 				zsng_core_free(pool.get(), hs[k]);

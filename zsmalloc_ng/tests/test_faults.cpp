@@ -237,7 +237,7 @@ TEST_P(Faults, StoreNewZspage)
 	const long steps = 2 + cs.pages_per_zspage;
 
 	for (unsigned long i = 0; i < len; i++)
-		buf[i] = pattern_byte(77, i);
+		buf[i] = zsng::stamp_byte(77, i);
 	for (long n = 0; n <= steps; n++) {
 		unsigned long h;
 		{

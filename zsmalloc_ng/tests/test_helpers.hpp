@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "stamp.hpp"
 #include "svc.h"
 #include "svc_user.h"
 #include "zsng_core.h"
@@ -44,23 +45,11 @@ inline PoolPtr make_pool(int policy,
 	return PoolPtr(zsng_core_create("zsng-test", policy, max_pages));
 }
 
-/* Byte @i of the object stamped @seed: differs per object and per byte. */
-inline unsigned char pattern_byte(uint64_t seed, unsigned long i)
-{
-	uint64_t z = seed * 0x9e3779b97f4a7c15ULL + i;
-
-	z = (z ^ (z >> 29)) * 0xbf58476d1ce4e5b9ULL;
-	return (unsigned char)(z ^ (z >> 32));
-}
-
+/* Stamps an object through a write-only mapping (experiment/stamp.hpp). */
 inline void stamp(zsng_core_pool *pool, unsigned long h, unsigned long len,
 		  uint64_t seed)
 {
-	auto *p = static_cast<unsigned char *>(
-		zsng_core_map(pool, h, ZSNG_MM_WO));
-
-	for (unsigned long i = 0; i < len; i++)
-		p[i] = pattern_byte(seed, i);
+	zsng::stamp_fill(zsng_core_map(pool, h, ZSNG_MM_WO), len, seed);
 	zsng_core_unmap(pool, h);
 }
 
@@ -68,13 +57,9 @@ inline void stamp(zsng_core_pool *pool, unsigned long h, unsigned long len,
 inline long first_bad_byte(zsng_core_pool *pool, unsigned long h,
 			   unsigned long len, uint64_t seed)
 {
-	auto *p = static_cast<const unsigned char *>(
-		zsng_core_map(pool, h, ZSNG_MM_RO));
-	long bad = -1;
+	long bad = zsng::stamp_first_bad(zsng_core_map(pool, h, ZSNG_MM_RO),
+					 len, seed);
 
-	for (unsigned long i = 0; i < len && bad < 0; i++)
-		if (p[i] != pattern_byte(seed, i))
-			bad = (long)i;
 	zsng_core_unmap(pool, h);
 	return bad;
 }

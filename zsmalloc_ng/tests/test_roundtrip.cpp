@@ -221,7 +221,7 @@ TEST_P(MapModes, ReadWriteModifiesInPlace)
 			zsng_core_map(pool.get(), h, ZSNG_MM_RW));
 		/* before: RW shows the old bytes */
 		for (unsigned long i = 0; i < kLen; i++)
-			ASSERT_EQ(p[i], pattern_byte(7, i)) << i;
+			ASSERT_EQ(p[i], zsng::stamp_byte(7, i)) << i;
 		for (unsigned long i = 0; i < kLen; i++)
 			p[i] ^= 0xff;
 		zsng_core_unmap(pool.get(), h);
@@ -229,8 +229,8 @@ TEST_P(MapModes, ReadWriteModifiesInPlace)
 		p = static_cast<unsigned char *>(
 			zsng_core_map(pool.get(), h, ZSNG_MM_RO));
 		for (unsigned long i = 0; i < kLen; i++)
-			ASSERT_EQ(p[i],
-				  (unsigned char)(pattern_byte(7, i) ^ 0xff))
+			ASSERT_EQ(p[i], (unsigned char)(zsng::stamp_byte(7, i) ^
+							0xff))
 				<< i;
 		zsng_core_unmap(pool.get(), h);
 	}
@@ -353,7 +353,7 @@ TEST(RoundTrip, WriteApiEverySlotOfASpanningClass)
 
 		ASSERT_FALSE(zsng_is_error(h));
 		for (unsigned long i = 0; i < len; i++)
-			buf[i] = pattern_byte(k, i);
+			buf[i] = zsng::stamp_byte(k, i);
 		zsng_core_write(pool.get(), h, buf.data(), len);
 		hs.push_back(h);
 	}
@@ -363,7 +363,7 @@ TEST(RoundTrip, WriteApiEverySlotOfASpanningClass)
 		unsigned long bad = len;
 
 		for (unsigned long i = 0; i < len && bad == len; i++)
-			if (p[i] != pattern_byte(k, i))
+			if (p[i] != zsng::stamp_byte(k, i))
 				bad = i;
 		zsng_core_unmap(pool.get(), hs[k]);
 		EXPECT_EQ(bad, len)
@@ -392,7 +392,7 @@ TEST(RoundTrip, StoreApiEveryKindOfClass)
 			int tag = (int)hs.size();
 
 			for (unsigned long i = 0; i < len; i++)
-				buf[i] = pattern_byte(tag, i);
+				buf[i] = zsng::stamp_byte(tag, i);
 			unsigned long h =
 				zsng_core_store(pool.get(), buf.data(), len, 0);
 

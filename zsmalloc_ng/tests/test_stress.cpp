@@ -74,11 +74,11 @@ void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
 			for (int pass = 0; pass < 3; pass++)
 				for (unsigned long b = 0; b < mine[i].len; b++)
 					if (p[b] !=
-					    pattern_byte(mine[i].seed, b))
+					    zsng::stamp_byte(mine[i].seed, b))
 						res->bad++;
 			mine[i].seed = next_seed++;
 			for (unsigned long b = 0; b < mine[i].len; b++)
-				p[b] = pattern_byte(mine[i].seed, b);
+				p[b] = zsng::stamp_byte(mine[i].seed, b);
 			zsng_core_unmap(pool, mine[i].h);
 		} else {
 			size_t i = rng() % mine.size();

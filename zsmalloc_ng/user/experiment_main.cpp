@@ -4,6 +4,7 @@
  * prints the same lines as the kernel's debugfs files.
  *   zsng_experiment scenarios
  *   zsng_experiment experiment PATTERN POLICY SEED ZSPAGES_PER_CLASS
+ *   zsng_experiment policies     the policy names, one a line, in ABI order
  */
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +21,12 @@ int main(int argc, char **argv)
 {
 	int ret;
 
-	if (argc == 2 && !strcmp(argv[1], "scenarios")) {
+	if (argc == 2 && !strcmp(argv[1], "policies")) {
+		/* From the core's one name table, for the scripts. */
+		for (int p = 0; p < ZSNG_POLICY_NR; p++)
+			printf("%s\n", zsng_core_policy_name(p));
+		return 0;
+	} else if (argc == 2 && !strcmp(argv[1], "scenarios")) {
 		ret = zsng_core_run_scenarios(emit, nullptr);
 	} else if (argc == 6 && !strcmp(argv[1], "experiment")) {
 		int policy = zsng_core_policy_from_name(argv[3]);
@@ -35,7 +41,7 @@ int main(int argc, char **argv)
 					       emit, nullptr);
 	} else {
 		fprintf(stderr,
-			"usage: %s scenarios | experiment PATTERN POLICY SEED ZSPAGES\n",
+			"usage: %s scenarios | experiment PATTERN POLICY SEED ZSPAGES | policies\n",
 			argv[0]);
 		return 2;
 	}
