@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The CI-sized soak: scripts/soak-vm for SOAK_SECONDS (default 60) with
+# The CI-sized soak: scripts/vm/guest/soak-vm for SOAK_SECONDS (default 60) with
 # fio verify on two devices, compaction every few ms, swap under a memory
 # cgroup, hot_add/reset/disksize/mem_limit cycles and discards at once.
 # "make soak" runs the same for longer.
