@@ -1,81 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zsmalloc_ng allocator core. The design (data structures, lock order,
- * compaction) is described at the top of pool.hpp.
+ * zsmalloc_ng allocator core: pool life cycle, zspages, objects and their
+ * access. The overview (data structures, lock order) is at the top of
+ * pool.hpp, the object layout in pool_internal.hpp.
+ *
+ * A pool is built by create() -> init(): the lock, the handle-slot cache,
+ * the class table, then per class one allocation for its groups
+ * (groups.cpp). Any failure returns to create(), which calls destroy():
+ * destroy() frees exactly what exists, so init() has no unwind path.
+ *
+ * malloc() takes a slot from the pool's fullest non-full zspage of the
+ * class, or allocates a new zspage outside the pool lock (page allocation
+ * may sleep) and lists it. map() pins the object's zspage (mapcount) so
+ * that compaction leaves it alone; an object that spans two pages is
+ * assembled in the per-CPU map area and written back on unmap unless it
+ * was mapped read-only. write() and store() copy into the chain directly.
  */
-#include "pool.hpp"
+#include "pool_internal.hpp"
 
 namespace zsng
 {
-/* End of a zspage's free list; fits the 31 bits left of the header word. */
-constexpr u32 kNoObj = 0x7fffffffu;
-constexpr ulong kAllocatedTag = 1;
-
-/*
- * The list and the stats column of a zspage with a given in-use count. The
- * policies' group functions divide; a table per class makes the lookup on
- * every malloc and free two loads instead.
- */
-struct GroupOf {
-	u16 group;
-	u16 shown;
-};
-
-struct SizeClass {
-	u32 size;
-	u32 pages_per_zspage;
-	u32 objs_per_zspage;
-	u32 nr_groups;
-	bool huge;
-	GroupOf *group_of_inuse; /* objs_per_zspage + 1 entries */
-	ListNode *groups; /* nr_groups list heads */
-	u64 *nonempty; /* bit g set <=> groups[g] is not empty */
-	ulong *group_count; /* zspages listed per shown group */
-	ulong zspages;
-	ulong obj_used;
-	ulong objs_moved;
-	ulong pages_compacted;
-};
-
-struct Zspage {
-	ListNode list;
-	u32 inuse;
-	u32 freeobj;
-	u16 group; /* the list it is on */
-	u16 shown; /* the stats column it is counted in */
-	u16 class_idx;
-	bool isolated;
-	u32 mapcount; /* atomic */
-	HandleSlot *huge_slot;
-	void *pages[]; /* pages_per_zspage addresses */
-};
-
-/* Where object @idx's bytes are: page index and offset in that page. */
-struct ObjPos {
-	u32 page;
-	u32 off;
-};
-
-static inline ObjPos obj_pos(const SizeClass *c, u32 idx)
-{
-	ulong byte = (ulong)idx * c->size;
-
-	return { (u32)(byte >> kPageShift), (u32)(byte & (kPageSize - 1)) };
-}
-
-static inline ulong *obj_header(const SizeClass *c, Zspage *zs, u32 idx)
-{
-	ObjPos p = obj_pos(c, idx);
-
-	return reinterpret_cast<ulong *>(
-		static_cast<char *>(zs->pages[p.page]) + p.off);
-}
-
-static inline Zspage *zspage_of(ListNode *n)
-{
-	return ZSNG_CONTAINER_OF(n, Zspage, list);
-}
-
 /* Copies @len bytes between a zspage's chain at byte @at and @buf. */
 static void chain_copy(Zspage *zs, ulong at, char *buf, ulong len,
 		       bool to_chain)
@@ -95,8 +39,6 @@ static void chain_copy(Zspage *zs, ulong at, char *buf, ulong len,
 		len -= n;
 	}
 }
-
-/* ---- pool life cycle ---------------------------------------------------- */
 
 Pool *Pool::create(const char *name, Policy policy, u32 max_pages, int *err)
 {
@@ -124,67 +66,37 @@ Pool *Pool::create(const char *name, Policy policy, u32 max_pages, int *err)
 
 bool Pool::init(const char *name, Policy policy, u32 max_pages)
 {
-	ClassGeometry *geo;
+	ClassGeometry *geo = static_cast<ClassGeometry *>(zsng_svc_zalloc(
+		sizeof(ClassGeometry) * kNrSizeSlots, ZSNG_GFP_KERNEL));
+	bool ok;
 
 	policy_ = policy;
-
 	lock_ = zsng_svc_lock_create();
 	slot_cache_ = zsng_svc_cache_create(name, sizeof(HandleSlot));
-	geo = static_cast<ClassGeometry *>(zsng_svc_zalloc(
-		sizeof(ClassGeometry) * kNrSizeSlots, ZSNG_GFP_KERNEL));
-	if (!lock_ || !slot_cache_ || !geo) {
-		zsng_svc_free(geo);
-		return false;
-	}
-	nr_classes_ = build_class_table(max_pages, geo, slot_to_class_);
-	classes_ = static_cast<SizeClass *>(zsng_svc_zalloc(
-		sizeof(SizeClass) * nr_classes_, ZSNG_GFP_KERNEL));
-	if (!classes_) {
-		nr_classes_ = 0;
-		zsng_svc_free(geo);
-		return false;
-	}
-	for (u32 i = 0; i < nr_classes_; i++) {
-		SizeClass *c = &classes_[i];
+	ok = lock_ && slot_cache_ && geo &&
+	     init_classes(geo,
+			  build_class_table(max_pages, geo, slot_to_class_));
+	zsng_svc_free(geo);
+	return ok;
+}
 
-		c->size = geo[i].size;
-		c->pages_per_zspage = geo[i].pages_per_zspage;
-		c->objs_per_zspage = geo[i].objs_per_zspage;
-		c->huge = geo[i].huge;
-		c->nr_groups = nr_groups(policy, c->objs_per_zspage);
-		c->groups = static_cast<ListNode *>(zsng_svc_zalloc(
-			sizeof(ListNode) * c->nr_groups, ZSNG_GFP_KERNEL));
-		c->nonempty = static_cast<u64 *>(zsng_svc_zalloc(
-			8 * Bitmap::words_for(c->nr_groups), ZSNG_GFP_KERNEL));
-		c->group_count = static_cast<ulong *>(zsng_svc_zalloc(
-			sizeof(ulong) * kMaxShownGroups, ZSNG_GFP_KERNEL));
-		c->group_of_inuse = static_cast<GroupOf *>(zsng_svc_zalloc(
-			sizeof(GroupOf) * (c->objs_per_zspage + 1),
-			ZSNG_GFP_KERNEL));
-		for (u32 n = 0; c->group_of_inuse && n <= c->objs_per_zspage;
-		     n++) {
-			u32 objs = c->objs_per_zspage;
+/* On failure destroy() frees whatever was set up: every step is counted. */
+bool Pool::init_classes(const ClassGeometry *geo, u32 nr)
+{
+	classes_ = static_cast<SizeClass *>(
+		zsng_svc_zalloc(sizeof(SizeClass) * nr, ZSNG_GFP_KERNEL));
+	if (!classes_)
+		return false;
+	for (nr_classes_ = 0; nr_classes_ < nr; nr_classes_++) {
+		SizeClass *c = &classes_[nr_classes_];
 
-			c->group_of_inuse[n] = { (u16)group_of(policy, n, objs),
-						 (u16)shown_group_of(policy, n,
-								     objs) };
-		}
-		/* destroy() walks the lists: make them valid before any exit. */
-		if (c->groups) {
-			for (u32 g = 0; g < c->nr_groups; g++)
-				c->groups[g].init();
-		}
-		if (!c->groups || !c->nonempty || !c->group_count ||
-		    !c->group_of_inuse) {
-			zsng_svc_free(geo);
+		if (!init_class_groups(c, geo[nr_classes_], policy_))
 			return false;
-		}
 		/* The smallest request that lands in a huge class. */
 		if (c->huge && !huge_class_size_)
-			huge_class_size_ = (i ? classes_[i - 1].size : 0) + 1 -
+			huge_class_size_ = (c > classes_ ? c[-1].size : 0) + 1 -
 					   kObjHeaderSize;
 	}
-	zsng_svc_free(geo);
 	return true;
 }
 
@@ -193,8 +105,8 @@ void Pool::destroy()
 	for (u32 i = 0; i < nr_classes_; i++) {
 		SizeClass *c = &classes_[i];
 
-		/* A failed init may have left any of the four arrays. */
-		for (u32 g = 0; c->groups && g < c->nr_groups; g++) {
+		/* nr_classes_ counts only the classes init finished. */
+		for (u32 g = 0; g < c->nr_groups; g++) {
 			while (!c->groups[g].empty()) {
 				Zspage *zs = zspage_of(c->groups[g].next);
 
@@ -217,10 +129,7 @@ void Pool::destroy()
 				free_zspage(c, zs);
 			}
 		}
-		zsng_svc_free(c->groups);
-		zsng_svc_free(c->nonempty);
-		zsng_svc_free(c->group_count);
-		zsng_svc_free(c->group_of_inuse);
+		free_class_groups(c);
 	}
 	zsng_svc_free(classes_);
 	if (slot_cache_)
@@ -241,7 +150,7 @@ u32 Pool::class_index(ulong size) const
 	return slot_to_class_[size_slot(size)];
 }
 
-/* ---- zspages and fullness groups ---------------------------------------- */
+/* ---- zspages ------------------------------------------------------------ */
 
 Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 {
@@ -281,98 +190,6 @@ void Pool::free_zspage(SizeClass *c, Zspage *zs)
 	zsng_svc_free(zs);
 	c->zspages--;
 	add_relaxed(pages_used_, -(long)c->pages_per_zspage);
-}
-
-void Pool::insert_zspage(SizeClass *c, Zspage *zs)
-{
-	GroupOf g = c->group_of_inuse[zs->inuse];
-	ListNode *head = &c->groups[g.group];
-
-	/*
-	 * 6.1's "inuse optimisation": a zspage with fewer objects than the
-	 * head goes second, so the head stays the fullest for allocation.
-	 */
-	if (uses_legacy_groups(policy_) && !head->empty() &&
-	    zs->inuse < zspage_of(head->next)->inuse)
-		head->next->add(&zs->list);
-	else
-		head->add(&zs->list);
-	zs->group = g.group;
-	zs->shown = g.shown;
-	zs->isolated = false;
-	Bitmap::set(c->nonempty, g.group);
-	c->group_count[zs->shown]++;
-}
-
-void Pool::remove_zspage(SizeClass *c, Zspage *zs)
-{
-	zs->list.del();
-	if (c->groups[zs->group].empty())
-		Bitmap::clear(c->nonempty, zs->group);
-	c->group_count[zs->shown]--;
-}
-
-/*
- * Called after zs->inuse changed. Moves a listed zspage to the list its new
- * in-use count calls for; returns its group.
- */
-u32 Pool::fix_group(SizeClass *c, Zspage *zs)
-{
-	GroupOf g = c->group_of_inuse[zs->inuse];
-
-	if (!zs->isolated && (g.group != zs->group || g.shown != zs->shown)) {
-		remove_zspage(c, zs);
-		insert_zspage(c, zs);
-	}
-	return g.group;
-}
-
-/* The fullest zspage that is neither empty nor full, still listed. */
-Zspage *Pool::find_fullest(SizeClass *c)
-{
-	int g = Bitmap::find_last(c->nonempty, 1, c->nr_groups - 2);
-
-	return g < 0 ? nullptr : zspage_of(c->groups[g].next);
-}
-
-Zspage *Pool::isolate_dst(SizeClass *c)
-{
-	Zspage *zs = find_fullest(c);
-
-	if (zs) {
-		remove_zspage(c, zs);
-		zs->isolated = true;
-	}
-	return zs;
-}
-
-Zspage *Pool::isolate_src(SizeClass *c)
-{
-	int g = Bitmap::find_first(c->nonempty, 1, c->nr_groups - 2);
-	Zspage *zs;
-
-	if (g < 0)
-		return nullptr;
-	zs = zspage_of(c->groups[g].next);
-	remove_zspage(c, zs);
-	zs->isolated = true;
-	return zs;
-}
-
-/* Lists an isolated zspage again; returns its group (0: empty, free it). */
-u32 Pool::putback(SizeClass *c, Zspage *zs)
-{
-	u32 g = c->group_of_inuse[zs->inuse].group;
-
-	if (g != 0)
-		insert_zspage(c, zs);
-	return g;
-}
-
-void Pool::wait_unmapped(Zspage *zs)
-{
-	while (__atomic_load_n(&zs->mapcount, __ATOMIC_ACQUIRE))
-		zsng_svc_cpu_relax();
 }
 
 /* ---- objects ------------------------------------------------------------ */
@@ -619,328 +436,6 @@ ulong Pool::store(const void *src, ulong len, u32 gfp)
 		write_pinned(zs, reinterpret_cast<HandleSlot *>(handle)->idx,
 			     src, len);
 	return handle;
-}
-
-/* ---- compaction --------------------------------------------------------- */
-
-/* Pages that freeing every whole zspage's worth of free slots would give. */
-ulong Pool::can_compact(SizeClass *c)
-{
-	ulong allocated = c->zspages * c->objs_per_zspage;
-
-	if (allocated <= c->obj_used)
-		return 0;
-	return (allocated - c->obj_used) / c->objs_per_zspage *
-	       c->pages_per_zspage;
-}
-
-static void object_copy(const SizeClass *c, Zspage *dst, u32 didx, Zspage *src,
-			u32 sidx)
-{
-	ulong s = (ulong)sidx * c->size, d = (ulong)didx * c->size;
-	ulong len = c->size;
-
-	while (len) {
-		ulong soff = s & (kPageSize - 1), doff = d & (kPageSize - 1);
-		ulong n =
-			min_of(len, min_of(kPageSize - soff, kPageSize - doff));
-
-		__builtin_memcpy(
-			static_cast<char *>(dst->pages[d >> kPageShift]) + doff,
-			static_cast<char *>(src->pages[s >> kPageShift]) + soff,
-			n);
-		s += n;
-		d += n;
-		len -= n;
-	}
-}
-
-void Pool::move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst)
-{
-	HandleSlot *slot = alloced_slot(c, src, idx);
-	u32 didx = obj_malloc(c, dst, slot);
-
-	/* The header travels too: it already names the same slot. */
-	object_copy(c, dst, didx, src, idx);
-	obj_free(c, src, idx);
-	c->objs_moved++;
-	add_relaxed(objs_moved_, 1);
-}
-
-ulong Pool::compact_reworked(SizeClass *c)
-{
-	Zspage *dst = nullptr;
-	ulong freed = 0;
-
-	zsng_svc_lock(lock_);
-	while (can_compact(c)) {
-		Zspage *src;
-
-		if (!dst) {
-			dst = isolate_dst(c);
-			if (!dst)
-				break;
-		}
-		src = isolate_src(c);
-		if (!src)
-			break;
-		wait_unmapped(src);
-		for (u32 idx = 0; src->inuse && dst->inuse < c->objs_per_zspage;
-		     idx++) {
-			if (alloced_slot(c, src, idx))
-				move_object(c, src, idx, dst);
-		}
-		if (putback(c, src) == 0) {
-			free_zspage(c, src);
-			freed += c->pages_per_zspage;
-		}
-		if (dst->inuse == c->objs_per_zspage ||
-		    zsng_svc_lock_contended(lock_)) {
-			putback(c, dst);
-			dst = nullptr;
-			zsng_svc_unlock(lock_);
-			zsng_svc_cond_resched();
-			zsng_svc_lock(lock_);
-		}
-	}
-	if (dst)
-		putback(c, dst);
-	c->pages_compacted += freed;
-	zsng_svc_unlock(lock_);
-	return freed;
-}
-
-/* Linux 6.1's __zs_compact(), kept for A/B measurements. */
-ulong Pool::compact_legacy(SizeClass *c)
-{
-	Zspage *src, *dst = nullptr;
-	ulong freed = 0;
-
-	zsng_svc_lock(lock_);
-	while ((src = isolate_src(c))) {
-		u32 cursor = 0;
-
-		wait_unmapped(src);
-		if (!can_compact(c))
-			break;
-		while ((dst = isolate_dst(c))) {
-			bool exhausted = true;
-
-			for (; cursor < c->objs_per_zspage; cursor++) {
-				if (!alloced_slot(c, src, cursor))
-					continue;
-				if (dst->inuse == c->objs_per_zspage) {
-					exhausted = false;
-					break;
-				}
-				move_object(c, src, cursor, dst);
-			}
-			if (exhausted)
-				break;
-			putback(c, dst);
-			dst = nullptr;
-			if (zsng_svc_lock_contended(lock_))
-				break;
-		}
-		if (!dst)
-			break;
-		putback(c, dst);
-		dst = nullptr;
-		if (putback(c, src) == 0) {
-			free_zspage(c, src);
-			freed += c->pages_per_zspage;
-		}
-		src = nullptr;
-		zsng_svc_unlock(lock_);
-		zsng_svc_cond_resched();
-		zsng_svc_lock(lock_);
-	}
-	if (src)
-		putback(c, src);
-	c->pages_compacted += freed;
-	zsng_svc_unlock(lock_);
-	return freed;
-}
-
-ulong Pool::compact_class(u32 class_idx)
-{
-	SizeClass *c;
-	ulong freed;
-
-	if (class_idx >= nr_classes_)
-		return 0;
-	c = &classes_[class_idx];
-	if (c->huge)
-		return 0;
-	/* One compaction per pool at a time; a second caller just returns. */
-	if (__atomic_exchange_n(&compacting_, 1, __ATOMIC_ACQUIRE))
-		return 0;
-	freed = uses_legacy_compaction(policy_) ? compact_legacy(c) :
-						  compact_reworked(c);
-	add_relaxed(pages_compacted_, (long)freed);
-	__atomic_store_n(&compacting_, 0, __ATOMIC_RELEASE);
-	return freed;
-}
-
-ulong Pool::compact()
-{
-	ulong freed = 0;
-
-	if (__atomic_exchange_n(&compacting_, 1, __ATOMIC_ACQUIRE))
-		return 0;
-	/* Largest classes first, like zs_compact(): they free most per move. */
-	for (u32 i = nr_classes_; i-- > 0;) {
-		SizeClass *c = &classes_[i];
-
-		if (c->huge)
-			continue;
-		freed += uses_legacy_compaction(policy_) ? compact_legacy(c) :
-							   compact_reworked(c);
-	}
-	add_relaxed(pages_compacted_, (long)freed);
-	__atomic_store_n(&compacting_, 0, __ATOMIC_RELEASE);
-	return freed;
-}
-
-ulong Pool::compactable_pages()
-{
-	ulong pages = 0;
-
-	zsng_svc_lock(lock_);
-	for (u32 i = 0; i < nr_classes_; i++)
-		pages += can_compact(&classes_[i]);
-	zsng_svc_unlock(lock_);
-	return pages;
-}
-
-/* ---- statistics and checks ---------------------------------------------- */
-
-void Pool::class_stats(u32 idx, ClassStats *out)
-{
-	SizeClass *c = &classes_[idx];
-
-	zsng_svc_lock(lock_);
-	out->size = c->size;
-	out->pages_per_zspage = c->pages_per_zspage;
-	out->objs_per_zspage = c->objs_per_zspage;
-	out->huge = c->huge;
-	out->nr_groups = nr_shown_groups(policy_);
-	for (u32 g = 0; g < kMaxShownGroups; g++)
-		out->groups[g] = g < out->nr_groups ? c->group_count[g] : 0;
-	out->obj_allocated = c->zspages * c->objs_per_zspage;
-	out->obj_used = c->obj_used;
-	out->pages_used = c->zspages * c->pages_per_zspage;
-	out->freeable = can_compact(c);
-	out->objs_moved = c->objs_moved;
-	out->pages_compacted = c->pages_compacted;
-	zsng_svc_unlock(lock_);
-}
-
-void Pool::stats(PoolStats *out)
-{
-	out->pages_compacted = read_once(pages_compacted_);
-	out->objs_moved = read_once(objs_moved_);
-	out->pages_used = read_once(pages_used_);
-	out->objs_allocated = 0;
-	out->objs_used = 0;
-	zsng_svc_lock(lock_);
-	for (u32 i = 0; i < nr_classes_; i++) {
-		out->objs_allocated +=
-			classes_[i].zspages * classes_[i].objs_per_zspage;
-		out->objs_used += classes_[i].obj_used;
-	}
-	zsng_svc_unlock(lock_);
-}
-
-u32 Pool::class_inuse_counts(u32 idx, u32 *out, u32 max)
-{
-	SizeClass *c = &classes_[idx];
-	u32 n = 0;
-
-	zsng_svc_lock(lock_);
-	for (u32 g = 0; g < c->nr_groups; g++) {
-		for (ListNode *p = c->groups[g].next; p != &c->groups[g];
-		     p = p->next) {
-			if (n < max)
-				out[n] = zspage_of(p)->inuse;
-			n++;
-		}
-	}
-	zsng_svc_unlock(lock_);
-	return n;
-}
-
-#define CHECK(cond)                          \
-	do {                                 \
-		if (ZSNG_WARN_ON(!(cond))) { \
-			ok = false;          \
-			goto out;            \
-		}                            \
-	} while (0)
-
-bool Pool::check_consistency()
-{
-	bool ok = true;
-	ulong pages = 0;
-
-	zsng_svc_lock(lock_);
-	for (u32 i = 0; i < nr_classes_; i++) {
-		SizeClass *c = &classes_[i];
-		ulong zspages = 0, used = 0;
-		ulong shown[kMaxShownGroups] = {};
-
-		for (u32 g = 0; g < c->nr_groups; g++) {
-			bool bit = Bitmap::find_first(c->nonempty, g, g) >= 0;
-
-			CHECK(bit == !c->groups[g].empty());
-			for (ListNode *p = c->groups[g].next;
-			     p != &c->groups[g]; p = p->next) {
-				Zspage *zs = zspage_of(p);
-				u32 alloced = 0, free_len = 0;
-
-				CHECK(!zs->isolated && zs->group == g);
-				CHECK(g == group_of(policy_, zs->inuse,
-						    c->objs_per_zspage));
-				CHECK(zs->inuse > 0);
-				CHECK(zs->class_idx == i);
-				for (u32 idx = 0; idx < c->objs_per_zspage;
-				     idx++) {
-					HandleSlot *s =
-						alloced_slot(c, zs, idx);
-
-					if (!s)
-						continue;
-					CHECK(s->zspage == zs && s->idx == idx);
-					alloced++;
-				}
-				CHECK(alloced == zs->inuse);
-				if (!c->huge) {
-					for (u32 f = zs->freeobj; f != kNoObj;
-					     f = (u32)(*obj_header(c, zs, f) >>
-						       1)) {
-						CHECK(f < c->objs_per_zspage);
-						CHECK(!alloced_slot(c, zs, f));
-						CHECK(++free_len <=
-						      c->objs_per_zspage);
-					}
-					CHECK(free_len + alloced ==
-					      c->objs_per_zspage);
-				}
-				zspages++;
-				used += zs->inuse;
-				shown[zs->shown]++;
-			}
-		}
-		CHECK(zspages == c->zspages);
-		CHECK(used == c->obj_used);
-		for (u32 g = 0; g < kMaxShownGroups; g++)
-			CHECK(shown[g] == c->group_count[g]);
-		pages += zspages * c->pages_per_zspage;
-	}
-	CHECK(pages == read_once(pages_used_));
-out:
-	zsng_svc_unlock(lock_);
-	return ok;
 }
 
 } // namespace zsng

@@ -25,42 +25,31 @@
  *   HandleSlot  what a handle points to: {zspage, object index}. Compaction
  *               rewrites the slot; the handle (its address) never changes.
  *
- * Object layout inside a zspage: object i starts at byte i * size of the
- * chain. Its first 8 bytes are the header:
- *   allocated: the address of its HandleSlot | 1 (slots are 16-aligned),
- *   free:      (index of the next free object) << 1, kNoObj ends the list.
- * The caller's bytes follow the header, so a request of n bytes is served by
- * the class for n + 8. A huge class (one object per page) has no header: its
- * one handle lives in the descriptor.
+ * Where the rest is written down: the object layout in pool_internal.hpp,
+ * allocation and mapping in pool.cpp, the fullness groups in groups.cpp
+ * (the policies in policy.hpp), compaction in compaction.cpp, statistics
+ * and the consistency checker in stats.cpp.
  *
  * Lock order
  *
- *   pool lock (spinlock)  ->  a zspage's mapcount (atomic, waited on)
+ *   map area (per-CPU local_lock)  ->  pool lock (spinlock)
+ *                                  ->  a zspage's mapcount (atomic, waited on)
+ *
+ * The map area is the per-CPU buffer of zsng_svc_map_begin(): map(),
+ * write() and store() take it first (it pins the CPU, so the mapper does
+ * not sleep until unmap) and only then the pool lock, briefly, to read the
+ * handle slot and raise the zspage's mapcount; unmap drops the mapcount
+ * and then the map area without the pool lock. Nothing takes the map area
+ * under the pool lock.
  *
  * The pool lock protects every list, descriptor field except mapcount,
- * handle slot and in-band header. zsng map takes the pool lock just long
- * enough to read the slot and raise the zspage's mapcount, and drops the
- * mapcount on unmap without the lock. store() (malloc + write) raises the
+ * handle slot and in-band header. store() (malloc + write) raises the
  * mapcount of the new object's zspage before it drops the lock it
  * allocated under, so it copies the bytes after one trip through the lock.
  * Compaction holds the pool lock and waits for a source zspage's mapcount
  * to reach zero before moving its objects: new mappers need the pool lock,
- * so they cannot enter, and
- * existing mappers do not sleep (map pins the CPU), so the wait is short.
- * Destinations need no wait: a mapper only touches its own object's bytes,
- * never the free slots compaction writes to.
- *
- * Compaction (one at a time per pool, yields when the lock is contended)
- *
- *   reworked (all policies but legacy): per class, while a zspage's worth of
- *   slots is free: keep one destination, isolated from the fullest non-full
- *   group, until it is full; take each source from the emptiest group; move
- *   objects until the source is empty (free it) or the destination is full.
- *   legacy: 6.1's loop: isolate a source, then a destination for every
- *   batch, putting both back after each source.
- *
- * objs_moved counts one per object copy, pages_compacted the pages of every
- * zspage compaction freed, per class and per pool.
+ * so they cannot enter, and existing mappers do not sleep (their map area
+ * pins the CPU), so the wait is short.
  */
 #ifndef ZSNG_POOL_HPP
 #define ZSNG_POOL_HPP
@@ -148,6 +137,7 @@ class Pool {
     private:
 	Pool() = default;
 	bool init(const char *name, Policy policy, u32 max_pages);
+	bool init_classes(const ClassGeometry *geo, u32 nr);
 
 	Zspage *alloc_zspage(SizeClass *c, u32 gfp);
 	void free_zspage(SizeClass *c, Zspage *zs);
@@ -170,8 +160,11 @@ class Pool {
 	void move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst);
 	ulong can_compact(SizeClass *c);
 
+	ulong release_src(SizeClass *c, Zspage *src);
+	void yield_lock();
 	ulong compact_reworked(SizeClass *c);
 	ulong compact_legacy(SizeClass *c);
+	ulong compact_range(u32 lo, u32 hi);
 
 	void *lock_ = nullptr;
 	void *slot_cache_ = nullptr;

@@ -2,9 +2,11 @@
 /*
  * Allocation-failure injection through the service layer: fail the
  * (n+1)-th allocation for every n along a path (zsng_user_fail_after), and
- * check that each failure is reported (NULL pool, -ENOMEM), nothing leaks,
- * objects already stored keep their bytes, the pool stays consistent and
- * no WARN fired.
+ * check that each failure happened where the test says (the kind of
+ * allocation that failed first, zsng_user_first_failure(), counted from
+ * the allocations the path makes when nothing fails), that it is reported
+ * (NULL pool, -ENOMEM), that nothing leaks, that objects already stored
+ * keep their bytes, that the pool stays consistent and that no WARN fired.
  */
 #include <gtest/gtest.h>
 
@@ -48,22 +50,38 @@ void ignore(void *, const char *)
 {
 }
 
-/*
- * KNOWN BUG (reported, core not ours to edit): Pool::init() returns false
- * when a class's nonempty or group_count array cannot be allocated after
- * its groups array was, before the group list heads are initialised;
- * Pool::destroy() then walks the zeroed heads as lists and dereferences
- * NULL (pool.cpp destroy -> alloced_slot -> obj_header). Pool creation
- * allocates the pool, the geometry table, the class array, then per class
- * groups, nonempty, group_count: failure n (n >= 3) hits the bug unless it
- * is a groups allocation. Flip this when the fix lands; the sweeps below
- * then cover every point.
- */
-constexpr bool kInitUnwindFixed = true;
-
-bool hits_init_unwind_bug(long n)
+/* The allocations @f makes when none fails (on this thread). */
+template <typename F> long allocations_of(F f)
 {
-	return !kInitUnwindFixed && n >= 3 && (n - 3) % 3 != 0;
+	long before = zsng_user_alloc_calls();
+
+	f();
+	return zsng_user_alloc_calls() - before;
+}
+
+/* The allocations one zsng_core_create() of @policy makes. */
+long creation_allocations(int policy)
+{
+	zsng_core_pool *pool = nullptr;
+	long n = allocations_of([&] {
+		pool = zsng_core_create("zsng-fault", policy,
+					ZSNG_DEFAULT_CHAIN_PAGES);
+	});
+
+	EXPECT_NE(pool, nullptr);
+	zsng_core_destroy(pool);
+	return n;
+}
+
+/*
+ * A malloc that needs a new zspage allocates, in order, the handle slot,
+ * the descriptor, then each page: what fails when the (n+1)-th fails.
+ */
+zsng_user_alloc_kind new_zspage_step(long n)
+{
+	return n == 0 ? ZSNG_USER_SLOT :
+	       n == 1 ? ZSNG_USER_ZALLOC :
+			ZSNG_USER_PAGE;
 }
 
 /*
@@ -95,47 +113,47 @@ std::vector<unsigned long> fill_one_zspage(zsng_core_pool *pool,
 class Faults : public ::testing::TestWithParam<int> {};
 
 /*
- * Pool creation allocates the pool, a geometry table, the class array and
- * three arrays per class: every one of them may fail.
+ * Pool creation allocates the pool, the geometry table, the class table
+ * and one block per class (its lists, bitmap, columns and group table):
+ * failing each in turn fails the creation there, and only there.
  */
 TEST_P(Faults, PoolCreation)
 {
 	Baseline base;
-	long n;
+	PoolPtr probe = make_pool(GetParam());
+	const long nr_classes = zsng_core_nr_classes(probe.get());
 
-	for (n = 0; n < 5000; n++) {
-		long failures0 = zsng_user_failures();
+	probe.reset();
+	const long total = creation_allocations(GetParam());
+
+	EXPECT_EQ(total, 3 + nr_classes);
+	for (long n = 0; n <= total; n++) {
 		zsng_core_pool *pool;
-
-		if (hits_init_unwind_bug(n))
-			continue;
 		{
 			FailAfter arm(n);
 			pool = zsng_core_create("zsng-fault", GetParam(),
 						ZSNG_DEFAULT_CHAIN_PAGES);
 		}
-		if (pool) {
-			/* the first n that succeeds: every allocation was tried */
-			EXPECT_EQ(zsng_user_failures(), failures0);
-			zsng_core_destroy(pool);
-			break;
+		if (n < total) {
+			EXPECT_EQ(pool, nullptr) << "n=" << n;
+			/* creation allocates metadata only */
+			EXPECT_EQ(zsng_user_first_failure(), ZSNG_USER_ZALLOC)
+				<< "n=" << n;
+		} else {
+			EXPECT_NE(pool, nullptr) << "all allocations given";
+			EXPECT_EQ(zsng_user_first_failure(),
+				  ZSNG_USER_NO_FAILURE);
 		}
-		/* every allocation after the first failure fails too */
-		EXPECT_GE(zsng_user_failures(), failures0 + 1) << "n=" << n;
+		zsng_core_destroy(pool);
 		base.expect_same("create", n);
 		if (HasFailure())
 			return;
 	}
-	/* pool + geometry + classes + 3 per class */
-	EXPECT_GT(n, 3 + 3 * 50);
-	EXPECT_LT(n, 3 + 3 * 200);
-	base.expect_same("create+destroy", n);
 }
 
 /*
- * malloc() that needs a new zspage of a multi-page class allocates, in
- * order: the handle slot, the zspage descriptor, then each page. Failing
- * each must leave the pool exactly as it was.
+ * malloc() that needs a new zspage of a multi-page class (new_zspage_step()):
+ * failing each of its allocations must leave the pool exactly as it was.
  */
 TEST_P(Faults, MallocNewZspage)
 {
@@ -167,6 +185,8 @@ TEST_P(Faults, MallocNewZspage)
 		}
 		if (n < steps) {
 			EXPECT_EQ(h, kENOMEM) << "n=" << n;
+			EXPECT_EQ(zsng_user_first_failure(), new_zspage_step(n))
+				<< "n=" << n;
 			with_objects.expect_same("malloc", n);
 			EXPECT_EQ(zsng_core_total_pages(pool.get()), pages);
 		} else {
@@ -189,11 +209,13 @@ TEST_P(Faults, MallocNewZspage)
 		FailAfter arm(0);
 		EXPECT_EQ(zsng_core_malloc(pool.get(), len, 0), kENOMEM);
 	}
+	EXPECT_EQ(zsng_user_first_failure(), ZSNG_USER_SLOT);
 	{
 		FailAfter arm(1);
 		stored[0] = zsng_core_malloc(pool.get(), len, 0);
 	}
 	ASSERT_FALSE(zsng_is_error(stored[0]));
+	EXPECT_EQ(zsng_user_first_failure(), ZSNG_USER_NO_FAILURE);
 	stamp(pool.get(), stored[0], 10, 0);
 	EXPECT_EQ(zsng_core_check(pool.get()), 0);
 	/* Compaction allocates nothing: it works with injection armed. */
@@ -205,6 +227,7 @@ TEST_P(Faults, MallocNewZspage)
 		FailAfter arm(0);
 		zsng_core_compact(pool.get());
 	}
+	EXPECT_EQ(zsng_user_first_failure(), ZSNG_USER_NO_FAILURE);
 	EXPECT_EQ(zsng_core_check(pool.get()), 0);
 	for (size_t k = 0; k < stored.size(); k++) {
 		if (!stored[k])
@@ -246,6 +269,8 @@ TEST_P(Faults, StoreNewZspage)
 		}
 		if (n < steps) {
 			EXPECT_EQ(h, kENOMEM) << "n=" << n;
+			EXPECT_EQ(zsng_user_first_failure(), new_zspage_step(n))
+				<< "n=" << n;
 			with_objects.expect_same("store", n);
 		} else {
 			ASSERT_FALSE(zsng_is_error(h));
@@ -291,8 +316,13 @@ TEST_P(Faults, MallocEveryPageOfEveryChain)
 		long steps = 2 + cs.pages_per_zspage;
 
 		for (long n = 0; n < steps; n++) {
-			FailAfter arm(n);
-			ASSERT_EQ(zsng_core_malloc(pool.get(), len, 0), kENOMEM)
+			{
+				FailAfter arm(n);
+				ASSERT_EQ(zsng_core_malloc(pool.get(), len, 0),
+					  kENOMEM)
+					<< "class " << cs.size << " n=" << n;
+			}
+			ASSERT_EQ(zsng_user_first_failure(), new_zspage_step(n))
 				<< "class " << cs.size << " n=" << n;
 		}
 		base.expect_same("chain", (long)ci);
@@ -309,48 +339,36 @@ TEST_P(Faults, MallocEveryPageOfEveryChain)
  */
 TEST_P(Faults, ExperimentRun)
 {
-	if (!kInitUnwindFixed)
-		GTEST_SKIP()
-			<< "pool creation unwind bug: see kInitUnwindFixed";
 	Baseline base;
 	auto run = [&] {
 		return zsng_core_run_experiment("random", GetParam(), 3, 2,
 						ignore, nullptr);
 	};
-	long lo = 0, hi = 1;
-
-	ASSERT_EQ(run(), 0);
-	/* The allocation count T: the smallest n that lets the run succeed. */
-	for (;; hi *= 2) {
-		FailAfter arm(hi);
-		if (run() == 0)
-			break;
-	}
-	while (lo < hi) {
-		long mid = (lo + hi) / 2;
-		FailAfter arm(mid);
-
-		if (run() == 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	const long total = lo;
-	base.expect_same("experiment search", total);
-
+	const long total = allocations_of([&] { ASSERT_EQ(run(), 0); });
 	std::vector<long> points;
+
 	for (long n = 0; n < 300 && n < total; n++)
 		points.push_back(n);
 	for (long k = 1; k <= 20; k++)
 		points.push_back(total * k / 21);
 	points.push_back(total - 1);
+	points.push_back(total);
 	for (long n : points) {
 		int r;
 		{
 			FailAfter arm(n);
 			r = run();
 		}
-		EXPECT_EQ(r, -ZSNG_ENOMEM) << "n=" << n << " of " << total;
+		if (n < total) {
+			EXPECT_EQ(r, -ZSNG_ENOMEM)
+				<< "n=" << n << " of " << total;
+			EXPECT_NE(zsng_user_first_failure(),
+				  ZSNG_USER_NO_FAILURE);
+		} else {
+			EXPECT_EQ(r, 0) << "all " << total << " given";
+			EXPECT_EQ(zsng_user_first_failure(),
+				  ZSNG_USER_NO_FAILURE);
+		}
 		base.expect_same("experiment", n);
 		if (HasFailure())
 			return;
@@ -358,59 +376,85 @@ TEST_P(Faults, ExperimentRun)
 }
 
 /*
- * Until the unwind fix lands, at least the object phase of the experiment:
- * after the probe pool and the first class's pool (3 + 3 * nr_classes
- * allocations each) and its four work arrays, each of class 0's objects
- * takes a slot, and each new zspage a descriptor and its pages.
+ * The object phase of the experiment's first class: after the probe pool
+ * and the class's own pool (each creation_allocations()) and its four work
+ * arrays, each of class 0's objects takes a slot, and each new zspage a
+ * descriptor and its pages. Failing each allocation of that window must
+ * fail exactly those: every slot, descriptor and page once.
  */
 TEST_P(Faults, ExperimentObjectPhase)
 {
 	Baseline base;
 	PoolPtr probe = make_pool(GetParam());
 	struct zsng_class_stats cs;
-	const long per_pool = 3 + 3 * (long)zsng_core_nr_classes(probe.get());
 	const unsigned int zspages = 2;
+	const long arrays = 4; /* handles, frees, in-use counts, histogram */
 
 	zsng_core_class_stats(probe.get(), 0, &cs);
 	probe.reset();
-	const long first = 2 * per_pool + 4;
-	const long objects = (long)zspages * cs.objs_per_zspage +
-			     zspages * (1 + (long)cs.pages_per_zspage);
+	const long first = 2 * creation_allocations(GetParam()) + arrays;
+	const long slots = (long)zspages * cs.objs_per_zspage;
+	const long pages = (long)zspages * cs.pages_per_zspage;
+	long failed[3] = {}; /* per zsng_user_alloc_kind */
 
-	for (long n = first; n < first + objects; n++) {
+	for (long n = first - 1; n < first + slots + zspages + pages; n++) {
 		int r;
 		{
 			FailAfter arm(n);
 			r = zsng_core_run_experiment("strided", GetParam(), 1,
 						     zspages, ignore, nullptr);
 		}
+		zsng_user_alloc_kind kind = zsng_user_first_failure();
+
 		EXPECT_EQ(r, -ZSNG_ENOMEM) << "n=" << n;
+		ASSERT_NE(kind, ZSNG_USER_NO_FAILURE) << "n=" << n;
+		/* just before the window: the last work array */
+		if (n == first - 1)
+			EXPECT_EQ(kind, ZSNG_USER_ZALLOC);
+		else
+			failed[kind]++;
+		/* the window opens with the first object's slot */
+		if (n == first)
+			EXPECT_EQ(kind, ZSNG_USER_SLOT);
 		base.expect_same("experiment objects", n);
 		if (HasFailure())
 			return;
 	}
+	EXPECT_EQ(failed[ZSNG_USER_SLOT], slots);
+	EXPECT_EQ(failed[ZSNG_USER_ZALLOC], (long)zspages);
+	EXPECT_EQ(failed[ZSNG_USER_PAGE], pages);
 }
 
+/* Every 7th failure point of the scenario runner, and the last one. */
 TEST(FaultsScenarios, ScenarioRun)
 {
-	if (!kInitUnwindFixed)
-		GTEST_SKIP()
-			<< "pool creation unwind bug: see kInitUnwindFixed";
 	Baseline base;
+	const long total = allocations_of(
+		[] { ASSERT_EQ(zsng_core_run_scenarios(ignore, nullptr), 0); });
+	std::vector<long> points;
 
-	for (long n = 0; n < 1500; n += 7) {
+	for (long n = 0; n < total; n += 7)
+		points.push_back(n);
+	points.push_back(total - 1);
+	for (long n : points) {
 		int r;
 		{
 			FailAfter arm(n);
 			r = zsng_core_run_scenarios(ignore, nullptr);
 		}
-		if (r == 0)
-			break;
 		EXPECT_EQ(r, -ZSNG_ENOMEM) << "n=" << n;
+		EXPECT_NE(zsng_user_first_failure(), ZSNG_USER_NO_FAILURE);
 		base.expect_same("scenarios", n);
 		if (HasFailure())
 			return;
 	}
+	/* all allocations given: no failure, and the run passes */
+	{
+		FailAfter arm(total);
+		EXPECT_EQ(zsng_core_run_scenarios(ignore, nullptr), 0);
+	}
+	EXPECT_EQ(zsng_user_first_failure(), ZSNG_USER_NO_FAILURE);
+	base.expect_same("scenarios", total);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, Faults, ::testing::Range(0, kNrPolicies),

@@ -32,17 +32,24 @@ namespace
 {
 std::atomic<long> g_fail_after{ -1 }; /* <0: never fail */
 std::atomic<long> g_fail_count{ 0 };
+/* Per thread, not atomic: the benchmarks' fast path stays as it was. */
+thread_local long t_alloc_calls;
+std::atomic<int> g_first_failure{ ZSNG_USER_NO_FAILURE };
 std::atomic<long> g_live_pages{ 0 };
 std::atomic<long> g_live_allocs{ 0 };
 std::atomic<long> g_warnings{ 0 };
 unsigned int g_max_pages = ZSNG_DEFAULT_CHAIN_PAGES;
 
-bool inject_failure()
+bool inject_failure(enum zsng_user_alloc_kind kind)
 {
 	long left = g_fail_after.load();
 
+	t_alloc_calls++;
 	while (left >= 0) {
 		if (left == 0) {
+			int none = ZSNG_USER_NO_FAILURE;
+
+			g_first_failure.compare_exchange_strong(none, kind);
 			g_fail_count++;
 			return true;
 		}
@@ -143,7 +150,20 @@ thread_local SlotCount t_slot_count;
 
 void zsng_user_fail_after(long n)
 {
+	/* Disarming keeps the record: the test reads it afterwards. */
+	if (n >= 0)
+		g_first_failure.store(ZSNG_USER_NO_FAILURE);
 	g_fail_after.store(n);
+}
+
+long zsng_user_alloc_calls()
+{
+	return t_alloc_calls;
+}
+
+enum zsng_user_alloc_kind zsng_user_first_failure()
+{
+	return (enum zsng_user_alloc_kind)g_first_failure.load();
 }
 
 long zsng_user_failures()
@@ -180,7 +200,7 @@ extern "C" {
 
 void *zsng_svc_page_alloc(unsigned int)
 {
-	if (inject_failure())
+	if (inject_failure(ZSNG_USER_PAGE))
 		return nullptr;
 	void *p = aligned_alloc(ZSNG_PAGE_SIZE, ZSNG_PAGE_SIZE);
 
@@ -199,7 +219,7 @@ void zsng_svc_page_free(void *page)
 
 void *zsng_svc_zalloc(unsigned long size, unsigned int)
 {
-	if (inject_failure())
+	if (inject_failure(ZSNG_USER_ZALLOC))
 		return nullptr;
 	void *p = calloc(1, size);
 
@@ -235,7 +255,7 @@ void *zsng_svc_cache_alloc(void *cache, unsigned int gfp)
 {
 	unsigned long size = *static_cast<unsigned long *>(cache);
 
-	if (inject_failure())
+	if (inject_failure(ZSNG_USER_SLOT))
 		return nullptr;
 	void *p = t_magazine.pop(size);
 

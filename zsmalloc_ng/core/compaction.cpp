@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compaction: one at a time per pool, class by class, largest first (they
+ * free most per move), each class under the pool lock, yielding it when it
+ * is contended.
+ *
+ *   reworked (all policies but legacy): while a zspage's worth of slots is
+ *   free: keep one destination, isolated from the fullest non-full group,
+ *   until it is full; take each source from the emptiest group; move
+ *   objects until the source is empty (free it) or the destination is full.
+ *   legacy: 6.1's loop: isolate a source, then a destination for every
+ *   batch, putting both back after each source.
+ *
+ * Both end a source the same way (release_src()) and yield the same way
+ * (yield_lock()). A source's mappers are waited for (wait_unmapped())
+ * before its objects move: new mappers need the pool lock, which
+ * compaction holds, and existing ones do not sleep. Destinations need no
+ * wait: a mapper only touches its own object's bytes, never the free slots
+ * compaction writes to.
+ *
+ * objs_moved counts one per object copy, pages_compacted the pages of every
+ * zspage compaction freed, per class and per pool.
+ */
+#include "pool_internal.hpp"
+
+namespace zsng
+{
+/* Pages that freeing every whole zspage's worth of free slots would give. */
+ulong Pool::can_compact(SizeClass *c)
+{
+	ulong allocated = c->zspages * c->objs_per_zspage;
+
+	if (allocated <= c->obj_used)
+		return 0;
+	return (allocated - c->obj_used) / c->objs_per_zspage *
+	       c->pages_per_zspage;
+}
+
+void Pool::wait_unmapped(Zspage *zs)
+{
+	while (__atomic_load_n(&zs->mapcount, __ATOMIC_ACQUIRE))
+		zsng_svc_cpu_relax();
+}
+
+static void object_copy(const SizeClass *c, Zspage *dst, u32 didx, Zspage *src,
+			u32 sidx)
+{
+	ulong s = (ulong)sidx * c->size, d = (ulong)didx * c->size;
+	ulong len = c->size;
+
+	while (len) {
+		ulong soff = s & (kPageSize - 1), doff = d & (kPageSize - 1);
+		ulong n =
+			min_of(len, min_of(kPageSize - soff, kPageSize - doff));
+
+		__builtin_memcpy(
+			static_cast<char *>(dst->pages[d >> kPageShift]) + doff,
+			static_cast<char *>(src->pages[s >> kPageShift]) + soff,
+			n);
+		s += n;
+		d += n;
+		len -= n;
+	}
+}
+
+void Pool::move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst)
+{
+	HandleSlot *slot = alloced_slot(c, src, idx);
+	u32 didx = obj_malloc(c, dst, slot);
+
+	/* The header travels too: it already names the same slot. */
+	object_copy(c, dst, didx, src, idx);
+	obj_free(c, src, idx);
+	c->objs_moved++;
+	add_relaxed(objs_moved_, 1);
+}
+
+/* Lists a source again after its moves, or frees it: the pages freed. */
+ulong Pool::release_src(SizeClass *c, Zspage *src)
+{
+	if (putback(c, src) != 0)
+		return 0;
+	free_zspage(c, src);
+	return c->pages_per_zspage;
+}
+
+void Pool::yield_lock()
+{
+	zsng_svc_unlock(lock_);
+	zsng_svc_cond_resched();
+	zsng_svc_lock(lock_);
+}
+
+/* Called and returns with the pool lock held; the pages freed. */
+ulong Pool::compact_reworked(SizeClass *c)
+{
+	Zspage *dst = nullptr;
+	ulong freed = 0;
+
+	while (can_compact(c)) {
+		Zspage *src;
+
+		if (!dst) {
+			dst = isolate_dst(c);
+			if (!dst)
+				break;
+		}
+		src = isolate_src(c);
+		if (!src)
+			break;
+		wait_unmapped(src);
+		for (u32 idx = 0; src->inuse && dst->inuse < c->objs_per_zspage;
+		     idx++) {
+			if (alloced_slot(c, src, idx))
+				move_object(c, src, idx, dst);
+		}
+		freed += release_src(c, src);
+		if (dst->inuse == c->objs_per_zspage ||
+		    zsng_svc_lock_contended(lock_)) {
+			putback(c, dst);
+			dst = nullptr;
+			yield_lock();
+		}
+	}
+	if (dst)
+		putback(c, dst);
+	return freed;
+}
+
+/* Linux 6.1's __zs_compact(), kept for A/B measurements; as above. */
+ulong Pool::compact_legacy(SizeClass *c)
+{
+	Zspage *src, *dst = nullptr;
+	ulong freed = 0;
+
+	while ((src = isolate_src(c))) {
+		u32 cursor = 0;
+
+		wait_unmapped(src);
+		if (!can_compact(c))
+			break;
+		while ((dst = isolate_dst(c))) {
+			bool exhausted = true;
+
+			for (; cursor < c->objs_per_zspage; cursor++) {
+				if (!alloced_slot(c, src, cursor))
+					continue;
+				if (dst->inuse == c->objs_per_zspage) {
+					exhausted = false;
+					break;
+				}
+				move_object(c, src, cursor, dst);
+			}
+			if (exhausted)
+				break;
+			putback(c, dst);
+			dst = nullptr;
+			if (zsng_svc_lock_contended(lock_))
+				break;
+		}
+		if (!dst)
+			break;
+		putback(c, dst);
+		dst = nullptr;
+		freed += release_src(c, src);
+		src = nullptr;
+		yield_lock();
+	}
+	if (src)
+		putback(c, src);
+	return freed;
+}
+
+/* Compacts classes [@lo, @hi), largest first. */
+ulong Pool::compact_range(u32 lo, u32 hi)
+{
+	ulong freed = 0;
+
+	/* One compaction per pool at a time; a second caller just returns. */
+	if (__atomic_exchange_n(&compacting_, 1, __ATOMIC_ACQUIRE))
+		return 0;
+	for (u32 i = hi; i-- > lo;) {
+		SizeClass *c = &classes_[i];
+		ulong n;
+
+		if (c->huge)
+			continue;
+		zsng_svc_lock(lock_);
+		n = uses_legacy_compaction(policy_) ? compact_legacy(c) :
+						      compact_reworked(c);
+		c->pages_compacted += n;
+		zsng_svc_unlock(lock_);
+		freed += n;
+	}
+	add_relaxed(pages_compacted_, (long)freed);
+	__atomic_store_n(&compacting_, 0, __ATOMIC_RELEASE);
+	return freed;
+}
+
+ulong Pool::compact_class(u32 class_idx)
+{
+	if (class_idx >= nr_classes_)
+		return 0;
+	return compact_range(class_idx, class_idx + 1);
+}
+
+ulong Pool::compact()
+{
+	return compact_range(0, nr_classes_);
+}
+
+ulong Pool::compactable_pages()
+{
+	ulong pages = 0;
+
+	zsng_svc_lock(lock_);
+	for (u32 i = 0; i < nr_classes_; i++)
+		pages += can_compact(&classes_[i]);
+	zsng_svc_unlock(lock_);
+	return pages;
+}
+
+} // namespace zsng

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fullness groups (the policies are described in policy.hpp).
+ *
+ * Each class keeps one list of zspages per group of its policy, a bitmap
+ * of the groups that are not empty (so the fullest and the emptiest
+ * non-empty group are a word scan away, even for exact's objs + 1 groups),
+ * the number of zspages per shown stats column, and a table from in-use
+ * count to {group, column}: the policies' group functions divide, and
+ * every malloc and free asks. A zspage isolated by compaction is on no
+ * list; putback() lists it again, or reports it empty so that it is freed.
+ */
+#include "pool_internal.hpp"
+
+namespace zsng
+{
+bool init_class_groups(SizeClass *c, const ClassGeometry &geo, Policy policy)
+{
+	const u32 objs = geo.objs_per_zspage;
+	const u32 nr = nr_groups(policy, objs);
+	const ulong lists = sizeof(ListNode) * nr;
+	const ulong bits = sizeof(u64) * Bitmap::words_for(nr);
+	const ulong columns = sizeof(ulong) * kMaxShownGroups;
+	const ulong table = sizeof(GroupOf) * (objs + 1);
+	char *mem = static_cast<char *>(zsng_svc_zalloc(
+		lists + bits + columns + table, ZSNG_GFP_KERNEL));
+
+	if (!mem)
+		return false;
+	c->size = geo.size;
+	c->pages_per_zspage = geo.pages_per_zspage;
+	c->objs_per_zspage = objs;
+	c->huge = geo.huge;
+	c->nr_groups = nr;
+	c->groups = reinterpret_cast<ListNode *>(mem);
+	c->nonempty = reinterpret_cast<u64 *>(mem + lists);
+	c->group_count = reinterpret_cast<ulong *>(mem + lists + bits);
+	c->group_of_inuse =
+		reinterpret_cast<GroupOf *>(mem + lists + bits + columns);
+	for (u32 g = 0; g < nr; g++)
+		c->groups[g].init();
+	for (u32 n = 0; n <= objs; n++)
+		c->group_of_inuse[n] = { (u16)group_of(policy, n, objs),
+					 (u16)shown_group_of(policy, n, objs) };
+	return true;
+}
+
+void free_class_groups(SizeClass *c)
+{
+	zsng_svc_free(c->groups);
+	c->groups = nullptr;
+}
+
+void Pool::insert_zspage(SizeClass *c, Zspage *zs)
+{
+	GroupOf g = c->group_of_inuse[zs->inuse];
+	ListNode *head = &c->groups[g.group];
+
+	/*
+	 * 6.1's "inuse optimisation": a zspage with fewer objects than the
+	 * head goes second, so the head stays the fullest for allocation.
+	 */
+	if (uses_legacy_groups(policy_) && !head->empty() &&
+	    zs->inuse < zspage_of(head->next)->inuse)
+		head->next->add(&zs->list);
+	else
+		head->add(&zs->list);
+	zs->group = g.group;
+	zs->shown = g.shown;
+	zs->isolated = false;
+	Bitmap::set(c->nonempty, g.group);
+	c->group_count[zs->shown]++;
+}
+
+void Pool::remove_zspage(SizeClass *c, Zspage *zs)
+{
+	zs->list.del();
+	if (c->groups[zs->group].empty())
+		Bitmap::clear(c->nonempty, zs->group);
+	c->group_count[zs->shown]--;
+}
+
+/*
+ * Called after zs->inuse changed. Moves a listed zspage to the list its new
+ * in-use count calls for; returns its group.
+ */
+u32 Pool::fix_group(SizeClass *c, Zspage *zs)
+{
+	GroupOf g = c->group_of_inuse[zs->inuse];
+
+	if (!zs->isolated && (g.group != zs->group || g.shown != zs->shown)) {
+		remove_zspage(c, zs);
+		insert_zspage(c, zs);
+	}
+	return g.group;
+}
+
+/* The fullest zspage that is neither empty nor full, still listed. */
+Zspage *Pool::find_fullest(SizeClass *c)
+{
+	int g = Bitmap::find_last(c->nonempty, 1, c->nr_groups - 2);
+
+	return g < 0 ? nullptr : zspage_of(c->groups[g].next);
+}
+
+Zspage *Pool::isolate_dst(SizeClass *c)
+{
+	Zspage *zs = find_fullest(c);
+
+	if (zs) {
+		remove_zspage(c, zs);
+		zs->isolated = true;
+	}
+	return zs;
+}
+
+Zspage *Pool::isolate_src(SizeClass *c)
+{
+	int g = Bitmap::find_first(c->nonempty, 1, c->nr_groups - 2);
+	Zspage *zs;
+
+	if (g < 0)
+		return nullptr;
+	zs = zspage_of(c->groups[g].next);
+	remove_zspage(c, zs);
+	zs->isolated = true;
+	return zs;
+}
+
+/* Lists an isolated zspage again; returns its group (0: empty, free it). */
+u32 Pool::putback(SizeClass *c, Zspage *zs)
+{
+	u32 g = c->group_of_inuse[zs->inuse].group;
+
+	if (g != 0)
+		insert_zspage(c, zs);
+	return g;
+}
+
+} // namespace zsng

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The allocator core's private structures, shared by its files:
+ *
+ *   pool.cpp        life cycle, zspages, objects, map/unmap/write/store
+ *   groups.cpp      fullness groups: lists, the in-use -> group table
+ *   compaction.cpp  the two compaction loops
+ *   stats.cpp       statistics and the consistency checker
+ *
+ * Object layout inside a zspage: object i starts at byte i * size of the
+ * chain. Its first 8 bytes are the header:
+ *   allocated: the address of its HandleSlot | kAllocatedTag (slots are
+ *              16-aligned, so bit 0 is free),
+ *   free:      (index of the next free object) << 1, kNoObj ends the list.
+ * The caller's bytes follow the header, so a request of n bytes is served by
+ * the class for n + 8. A huge class (one object per page) has no header: its
+ * one handle lives in the descriptor.
+ */
+#ifndef ZSNG_POOL_INTERNAL_HPP
+#define ZSNG_POOL_INTERNAL_HPP
+
+#include "pool.hpp"
+
+namespace zsng
+{
+/* End of a zspage's free list; fits the 31 bits left of the header word. */
+constexpr u32 kNoObj = 0x7fffffffu;
+constexpr ulong kAllocatedTag = 1;
+
+/*
+ * The list and the stats column of a zspage with a given in-use count. The
+ * policies' group functions divide; a table per class makes the lookup on
+ * every malloc and free two loads instead.
+ */
+struct GroupOf {
+	u16 group;
+	u16 shown;
+};
+
+struct SizeClass {
+	u32 size;
+	u32 pages_per_zspage;
+	u32 objs_per_zspage;
+	u32 nr_groups;
+	bool huge;
+	/* One allocation (init_class_groups()), starting at groups: */
+	ListNode *groups; /* nr_groups list heads */
+	u64 *nonempty; /* bit g set <=> groups[g] is not empty */
+	ulong *group_count; /* zspages listed per shown group */
+	GroupOf *group_of_inuse; /* objs_per_zspage + 1 entries */
+	ulong zspages;
+	ulong obj_used;
+	ulong objs_moved;
+	ulong pages_compacted;
+};
+
+struct Zspage {
+	ListNode list;
+	u32 inuse;
+	u32 freeobj;
+	u16 group; /* the list it is on */
+	u16 shown; /* the stats column it is counted in */
+	u16 class_idx;
+	bool isolated;
+	u32 mapcount; /* atomic */
+	HandleSlot *huge_slot;
+	void *pages[]; /* pages_per_zspage addresses */
+};
+
+/* Where object @idx's bytes are: page index and offset in that page. */
+struct ObjPos {
+	u32 page;
+	u32 off;
+};
+
+inline ObjPos obj_pos(const SizeClass *c, u32 idx)
+{
+	ulong byte = (ulong)idx * c->size;
+
+	return { (u32)(byte >> kPageShift), (u32)(byte & (kPageSize - 1)) };
+}
+
+inline ulong *obj_header(const SizeClass *c, Zspage *zs, u32 idx)
+{
+	ObjPos p = obj_pos(c, idx);
+
+	return reinterpret_cast<ulong *>(
+		static_cast<char *>(zs->pages[p.page]) + p.off);
+}
+
+inline Zspage *zspage_of(ListNode *n)
+{
+	return ZSNG_CONTAINER_OF(n, Zspage, list);
+}
+
+/*
+ * Fills @c from @geo and gives it its group lists, non-empty bitmap, stats
+ * columns and in-use -> group table, all in one allocation that
+ * free_class_groups() releases. False without memory.
+ */
+bool init_class_groups(SizeClass *c, const ClassGeometry &geo, Policy policy);
+void free_class_groups(SizeClass *c);
+
+} // namespace zsng
+
+#endif

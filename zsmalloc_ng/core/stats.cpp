@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistics and the consistency checker.
+ *
+ * Per class: the zspages per shown group column (exact is summarised in
+ * ratio's columns), objects allocated and used, pages, what compaction
+ * could free now (can_compact(), the one definition the shrinker and
+ * compaction use too), objs_moved and pages_compacted. The structs are the
+ * boundary header's (zsmalloc_ng_abi.h), filled in place. Pool totals of
+ * pages are kept as relaxed counters, so total_pages() takes no lock.
+ *
+ * check_consistency() walks every list under the pool lock and checks each
+ * invariant the rest of the core relies on; the tests, the fuzzer and the
+ * experiment call it after every step that could break one.
+ */
+#include "pool_internal.hpp"
+
+namespace zsng
+{
+void Pool::class_stats(u32 idx, ClassStats *out)
+{
+	SizeClass *c = &classes_[idx];
+
+	zsng_svc_lock(lock_);
+	out->size = c->size;
+	out->pages_per_zspage = c->pages_per_zspage;
+	out->objs_per_zspage = c->objs_per_zspage;
+	out->huge = c->huge;
+	out->nr_groups = nr_shown_groups(policy_);
+	for (u32 g = 0; g < kMaxShownGroups; g++)
+		out->groups[g] = g < out->nr_groups ? c->group_count[g] : 0;
+	out->obj_allocated = c->zspages * c->objs_per_zspage;
+	out->obj_used = c->obj_used;
+	out->pages_used = c->zspages * c->pages_per_zspage;
+	out->freeable = can_compact(c);
+	out->objs_moved = c->objs_moved;
+	out->pages_compacted = c->pages_compacted;
+	zsng_svc_unlock(lock_);
+}
+
+void Pool::stats(PoolStats *out)
+{
+	out->pages_compacted = read_once(pages_compacted_);
+	out->objs_moved = read_once(objs_moved_);
+	out->pages_used = read_once(pages_used_);
+	out->objs_allocated = 0;
+	out->objs_used = 0;
+	zsng_svc_lock(lock_);
+	for (u32 i = 0; i < nr_classes_; i++) {
+		out->objs_allocated +=
+			classes_[i].zspages * classes_[i].objs_per_zspage;
+		out->objs_used += classes_[i].obj_used;
+	}
+	zsng_svc_unlock(lock_);
+}
+
+u32 Pool::class_inuse_counts(u32 idx, u32 *out, u32 max)
+{
+	SizeClass *c = &classes_[idx];
+	u32 n = 0;
+
+	zsng_svc_lock(lock_);
+	for (u32 g = 0; g < c->nr_groups; g++) {
+		for (ListNode *p = c->groups[g].next; p != &c->groups[g];
+		     p = p->next) {
+			if (n < max)
+				out[n] = zspage_of(p)->inuse;
+			n++;
+		}
+	}
+	zsng_svc_unlock(lock_);
+	return n;
+}
+
+#define CHECK(cond)                          \
+	do {                                 \
+		if (ZSNG_WARN_ON(!(cond))) { \
+			ok = false;          \
+			goto out;            \
+		}                            \
+	} while (0)
+
+bool Pool::check_consistency()
+{
+	bool ok = true;
+	ulong pages = 0;
+
+	zsng_svc_lock(lock_);
+	for (u32 i = 0; i < nr_classes_; i++) {
+		SizeClass *c = &classes_[i];
+		ulong zspages = 0, used = 0;
+		ulong shown[kMaxShownGroups] = {};
+
+		for (u32 g = 0; g < c->nr_groups; g++) {
+			bool bit = Bitmap::find_first(c->nonempty, g, g) >= 0;
+
+			CHECK(bit == !c->groups[g].empty());
+			for (ListNode *p = c->groups[g].next;
+			     p != &c->groups[g]; p = p->next) {
+				Zspage *zs = zspage_of(p);
+				u32 alloced = 0, free_len = 0;
+
+				CHECK(!zs->isolated && zs->group == g);
+				CHECK(g == group_of(policy_, zs->inuse,
+						    c->objs_per_zspage));
+				CHECK(zs->inuse > 0);
+				CHECK(zs->class_idx == i);
+				for (u32 idx = 0; idx < c->objs_per_zspage;
+				     idx++) {
+					HandleSlot *s =
+						alloced_slot(c, zs, idx);
+
+					if (!s)
+						continue;
+					CHECK(s->zspage == zs && s->idx == idx);
+					alloced++;
+				}
+				CHECK(alloced == zs->inuse);
+				if (!c->huge) {
+					for (u32 f = zs->freeobj; f != kNoObj;
+					     f = (u32)(*obj_header(c, zs, f) >>
+						       1)) {
+						CHECK(f < c->objs_per_zspage);
+						CHECK(!alloced_slot(c, zs, f));
+						CHECK(++free_len <=
+						      c->objs_per_zspage);
+					}
+					CHECK(free_len + alloced ==
+					      c->objs_per_zspage);
+				}
+				zspages++;
+				used += zs->inuse;
+				shown[zs->shown]++;
+			}
+		}
+		CHECK(zspages == c->zspages);
+		CHECK(used == c->obj_used);
+		for (u32 g = 0; g < kMaxShownGroups; g++)
+			CHECK(shown[g] == c->group_count[g]);
+		pages += zspages * c->pages_per_zspage;
+	}
+	CHECK(pages == read_once(pages_used_));
+out:
+	zsng_svc_unlock(lock_);
+	return ok;
+}
+} // namespace zsng
