@@ -12,11 +12,11 @@ static Pool *P(struct zsng_core_pool *pool)
 
 extern "C" {
 
-struct zsng_core_pool *zsng_core_create(const char *name, int policy,
+struct zsng_core_pool *zsng_core_create(int policy,
 					unsigned int max_pages_per_zspage)
 {
 	return reinterpret_cast<struct zsng_core_pool *>(
-		Pool::create(name, (Policy)policy, max_pages_per_zspage));
+		Pool::create((Policy)policy, max_pages_per_zspage));
 }
 
 void zsng_core_destroy(struct zsng_core_pool *pool)

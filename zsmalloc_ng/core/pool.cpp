@@ -4,8 +4,7 @@
  * access. The overview (data structures, lock order) is at the top of
  * pool.hpp, the object layout in pool_internal.hpp.
  *
- * A pool is built by create() -> init(): the lock, the handle-slot cache,
- * the class table, then per class one allocation for its groups
+ * A pool is built by create() -> init(): the lock, the class table, then per class one allocation for its groups
  * (groups.cpp). Any failure returns to create(), which calls destroy():
  * destroy() frees exactly what exists, so init() has no unwind path.
  *
@@ -40,7 +39,7 @@ static void chain_copy(Zspage *zs, ulong at, char *buf, ulong len,
 	}
 }
 
-Pool *Pool::create(const char *name, Policy policy, u32 max_pages, int *err)
+Pool *Pool::create(Policy policy, u32 max_pages, int *err)
 {
 	int dummy;
 	void *mem;
@@ -56,7 +55,7 @@ Pool *Pool::create(const char *name, Policy policy, u32 max_pages, int *err)
 	if (!mem)
 		return nullptr;
 	Pool *pool = new (mem) Pool();
-	if (!pool->init(name, policy, max_pages)) {
+	if (!pool->init(policy, max_pages)) {
 		pool->destroy();
 		return nullptr;
 	}
@@ -64,7 +63,7 @@ Pool *Pool::create(const char *name, Policy policy, u32 max_pages, int *err)
 	return pool;
 }
 
-bool Pool::init(const char *name, Policy policy, u32 max_pages)
+bool Pool::init(Policy policy, u32 max_pages)
 {
 	ClassGeometry *geo = static_cast<ClassGeometry *>(zsng_svc_zalloc(
 		sizeof(ClassGeometry) * kNrSizeSlots, ZSNG_GFP_KERNEL));
@@ -72,8 +71,7 @@ bool Pool::init(const char *name, Policy policy, u32 max_pages)
 
 	policy_ = policy;
 	lock_ = zsng_svc_lock_create();
-	slot_cache_ = zsng_svc_cache_create(name, sizeof(HandleSlot));
-	ok = lock_ && slot_cache_ && geo &&
+	ok = lock_ && geo &&
 	     init_classes(geo,
 			  build_class_table(max_pages, geo, slot_to_class_));
 	zsng_svc_free(geo);
@@ -119,8 +117,7 @@ void Pool::destroy()
 						alloced_slot(c, zs, idx);
 
 					if (slot)
-						zsng_svc_cache_free(slot_cache_,
-								    slot);
+						zsng_svc_slot_free(slot);
 				}
 				remove_zspage(c, zs);
 				c->obj_used -= zs->inuse;
@@ -132,8 +129,6 @@ void Pool::destroy()
 		free_class_groups(c);
 	}
 	zsng_svc_free(classes_);
-	if (slot_cache_)
-		zsng_svc_cache_destroy(slot_cache_);
 	if (lock_)
 		zsng_svc_lock_destroy(lock_);
 	this->~Pool();
@@ -253,8 +248,7 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	if (ci >= nr_classes_)
 		return (ulong)-ZSNG_EINVAL;
 	c = &classes_[ci];
-	slot = static_cast<HandleSlot *>(
-		zsng_svc_cache_alloc(slot_cache_, gfp));
+	slot = static_cast<HandleSlot *>(zsng_svc_slot_alloc(gfp));
 	if (!slot)
 		return (ulong)-ZSNG_ENOMEM;
 
@@ -274,7 +268,7 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	/* Page allocation may sleep: not under the pool lock, nor pinned. */
 	zs = alloc_zspage(c, gfp);
 	if (!zs) {
-		zsng_svc_cache_free(slot_cache_, slot);
+		zsng_svc_slot_free(slot);
 		return (ulong)-ZSNG_ENOMEM;
 	}
 
@@ -318,7 +312,7 @@ void Pool::free(ulong handle)
 		fix_group(c, zs);
 	}
 	zsng_svc_unlock(lock_);
-	zsng_svc_cache_free(slot_cache_, slot);
+	zsng_svc_slot_free(slot);
 }
 
 /*

@@ -11,7 +11,8 @@
  *
  * Data structures
  *
- *   Pool        the size-class table, a handle-slot cache and the pool lock.
+ *   Pool        the size-class table and the pool lock. Handle slots come
+ *               from one cache all pools share (zsng_svc_slot_alloc()).
  *   SizeClass   geometry (size, pages/objects per zspage), one list of
  *               zspages per fullness group (policy.hpp), a bitmap of the
  *               groups that are not empty, a table from in-use count to
@@ -74,6 +75,9 @@ struct HandleSlot {
 	Zspage *zspage;
 	u32 idx;
 };
+/* The tag bit of an allocated object's header needs the alignment too. */
+static_assert(sizeof(HandleSlot) <= ZSNG_SLOT_SIZE &&
+	      alignof(HandleSlot) <= ZSNG_SLOT_SIZE);
 
 /* The statistics are the boundary header's structs, filled in place. */
 using ClassStats = zsng_class_stats;
@@ -87,8 +91,7 @@ class Pool {
 	 * A pool, or nullptr with -ZSNG_EINVAL (policy or chain length out of
 	 * range: checked here and nowhere else) or -ZSNG_ENOMEM in *@err.
 	 */
-	static Pool *create(const char *name, Policy policy, u32 max_pages,
-			    int *err = nullptr);
+	static Pool *create(Policy policy, u32 max_pages, int *err = nullptr);
 	void destroy();
 
 	/* A handle, or -ZSNG_EINVAL / -ZSNG_ENOMEM as an unsigned long. */
@@ -136,7 +139,7 @@ class Pool {
 
     private:
 	Pool() = default;
-	bool init(const char *name, Policy policy, u32 max_pages);
+	bool init(Policy policy, u32 max_pages);
 	bool init_classes(const ClassGeometry *geo, u32 nr);
 
 	Zspage *alloc_zspage(SizeClass *c, u32 gfp);
@@ -167,7 +170,6 @@ class Pool {
 	ulong compact_range(u32 lo, u32 hi);
 
 	void *lock_ = nullptr;
-	void *slot_cache_ = nullptr;
 	Policy policy_ = Policy::Ratio;
 	u32 nr_classes_ = 0;
 	SizeClass *classes_ = nullptr;

@@ -36,11 +36,14 @@ void zsng_svc_page_free(void *page);
 void *zsng_svc_zalloc(unsigned long size, unsigned int gfp);
 void zsng_svc_free(void *ptr);
 
-/* Handle slots: a per-pool cache of fixed-size, 16-byte aligned slots. */
-void *zsng_svc_cache_create(const char *name, unsigned long size);
-void zsng_svc_cache_destroy(void *cache);
-void *zsng_svc_cache_alloc(void *cache, unsigned int gfp);
-void zsng_svc_cache_free(void *cache, void *obj);
+/*
+ * Handle slots: ZSNG_SLOT_SIZE bytes, as aligned, from one cache that
+ * every pool shares (the kernel's slab "zsng_handle", like zsmalloc's
+ * zs_handle), made when the module loads.
+ */
+#define ZSNG_SLOT_SIZE 16
+void *zsng_svc_slot_alloc(unsigned int gfp);
+void zsng_svc_slot_free(void *slot);
 
 /* The pool lock: a spinlock; contended() tells compaction to yield. */
 void *zsng_svc_lock_create(void);

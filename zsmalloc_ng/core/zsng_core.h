@@ -16,7 +16,7 @@ extern "C" {
 struct zsng_core_pool;
 
 /* NULL for a policy or chain length out of range, or without memory. */
-struct zsng_core_pool *zsng_core_create(const char *name, int policy,
+struct zsng_core_pool *zsng_core_create(int policy,
 					unsigned int max_pages_per_zspage);
 void zsng_core_destroy(struct zsng_core_pool *pool);
 unsigned long zsng_core_malloc(struct zsng_core_pool *pool,

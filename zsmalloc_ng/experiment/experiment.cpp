@@ -189,8 +189,8 @@ int measure_class(Run &run, Pool *pool, u32 ci, const ClassStats &cs)
 int run_class(Run &run, u32 ci)
 {
 	int ret;
-	Pool *pool = Pool::create("zsng-exp", run.policy,
-				  zsng_svc_max_pages_per_zspage(), &ret);
+	Pool *pool =
+		Pool::create(run.policy, zsng_svc_max_pages_per_zspage(), &ret);
 	ClassStats cs;
 
 	if (!pool)
@@ -205,8 +205,8 @@ int run_class(Run &run, u32 ci)
 int count_classes(Policy policy, u32 *nr_classes)
 {
 	int ret;
-	Pool *probe = Pool::create("zsng-exp", policy,
-				   zsng_svc_max_pages_per_zspage(), &ret);
+	Pool *probe =
+		Pool::create(policy, zsng_svc_max_pages_per_zspage(), &ret);
 
 	if (!probe)
 		return ret;

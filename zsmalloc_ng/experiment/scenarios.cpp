@@ -28,8 +28,8 @@ struct ScenarioArrays {
 int run_scenario(const Scenario &s, Policy policy, zsng_emit_fn emit, void *ctx)
 {
 	int ret;
-	Pool *pool = Pool::create("zsng-scn", policy,
-				  zsng_svc_max_pages_per_zspage(), &ret);
+	Pool *pool =
+		Pool::create(policy, zsng_svc_max_pages_per_zspage(), &ret);
 	auto *a = zalloc_array<ScenarioArrays>(1);
 	ClassWork w = {};
 	Outcome o;

@@ -59,8 +59,8 @@ extern "C" int zsng_core_selfcheck(void)
 {
 	/* Sizes 1, 17, ... PAGE_SIZE - 15: two objects each. */
 	const u32 n = 2 * (u32)((kPageSize - 1) / kClassDelta + 1);
-	Pool *pool = Pool::create("zsng-selfcheck", Policy::Ratio,
-				  zsng_svc_max_pages_per_zspage());
+	Pool *pool =
+		Pool::create(Policy::Ratio, zsng_svc_max_pages_per_zspage());
 	ulong *handles = zalloc_array<ulong>(n);
 	int ret;
 

@@ -82,7 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t next_seed = 1;
 	unsigned int ops = 0;
 
-	zsng_core_pool *pool = zsng_core_create("zsng-fuzz", policy, max_pages);
+	zsng_core_pool *pool = zsng_core_create(policy, max_pages);
 	if (!pool)
 		__builtin_trap();
 	unsigned int nr = zsng_core_nr_classes(pool);

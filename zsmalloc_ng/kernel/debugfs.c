@@ -6,7 +6,7 @@
  *   experiment      write "PATTERN POLICY SEED ZSPAGES_PER_CLASS", then
  *                   read: runs the fragmentation experiment in the kernel
  *   fail_every, fail_times, fail_calls, fail_injected
- *                   allocation fault injection (svc.c)
+ *                   allocation fault injection (fault_inject.c)
  * The last two print the same lines as the userspace build, so the VM
  * tests can compare kernel and userspace counts line by line.
  */
@@ -132,7 +132,7 @@ void zsng_debugfs_init(void)
 			    &scenarios_fops);
 	debugfs_create_file("experiment", 0600, zsng_debugfs_root, NULL,
 			    &experiment_fops);
-	zsng_svc_debugfs_init(zsng_debugfs_root);
+	zsng_fault_inject_debugfs_init(zsng_debugfs_root);
 }
 
 void zsng_debugfs_exit(void)

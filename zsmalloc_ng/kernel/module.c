@@ -42,6 +42,21 @@ module_param_cb(default_policy, &default_policy_ops, NULL, 0644);
 MODULE_PARM_DESC(default_policy,
 		 "Policy of pools created with ZSNG_POLICY_DEFAULT: legacy, legacy-groups, ratio or exact (default: ratio)");
 
+static unsigned int max_pages_per_zspage = ZSNG_DEFAULT_CHAIN_PAGES;
+module_param(max_pages_per_zspage, uint, 0444);
+MODULE_PARM_DESC(max_pages_per_zspage,
+		 "Longest zspage chain in pages, "
+		 __stringify(ZSNG_MIN_CHAIN_PAGES) ".."
+		 __stringify(ZSNG_MAX_CHAIN_PAGES)
+		 ", for pools created from now on (default: "
+		 __stringify(ZSNG_DEFAULT_CHAIN_PAGES) ")");
+
+/* The service the core reads when it creates a pool (core/svc.h). */
+unsigned int zsng_svc_max_pages_per_zspage(void)
+{
+	return max_pages_per_zspage;
+}
+
 static int selftest_result = -ENODATA;
 module_param(selftest_result, int, 0444);
 MODULE_PARM_DESC(selftest_result,
@@ -80,8 +95,7 @@ struct zsng_pool *zsng_create_pool(const char *name, int policy)
 	if (!pool)
 		return NULL;
 	pool->name = kstrdup(name, GFP_KERNEL);
-	pool->core = zsng_core_create(name, policy,
-				      zsng_svc_max_pages_per_zspage());
+	pool->core = zsng_core_create(policy, zsng_svc_max_pages_per_zspage());
 	if (!pool->name || !pool->core)
 		goto fail;
 	zsng_debugfs_pool_add(pool);
@@ -186,26 +200,41 @@ static int __init zsng_init(void)
 	/* What the core returns must mean what the kernel's errno means. */
 	BUILD_BUG_ON(ZSNG_ENOMEM != ENOMEM);
 	BUILD_BUG_ON(ZSNG_EINVAL != EINVAL);
+	if (max_pages_per_zspage < ZSNG_MIN_CHAIN_PAGES ||
+	    max_pages_per_zspage > ZSNG_MAX_CHAIN_PAGES) {
+		pr_err("max_pages_per_zspage=%u is outside %u..%u\n",
+		       max_pages_per_zspage, ZSNG_MIN_CHAIN_PAGES,
+		       ZSNG_MAX_CHAIN_PAGES);
+		return -EINVAL;
+	}
 	ret = zsng_svc_init();
-
 	if (ret)
 		return ret;
+	ret = zsng_map_area_init();
+	if (ret)
+		goto err_svc;
 	selftest_result = zsng_core_selfcheck();
 	if (selftest_result) {
 		pr_err("self-check FAILED (%d): refusing to load\n",
 		       selftest_result);
-		zsng_svc_exit();
-		return -EIO;
+		ret = -EIO;
+		goto err_map_area;
 	}
 	pr_info("self-check passed (C++ core, %u pages per zspage at most)\n",
 		zsng_svc_max_pages_per_zspage());
 	zsng_debugfs_init();
 	return 0;
+err_map_area:
+	zsng_map_area_exit();
+err_svc:
+	zsng_svc_exit();
+	return ret;
 }
 
 static void __exit zsng_exit(void)
 {
 	zsng_debugfs_exit();
+	zsng_map_area_exit();
 	zsng_svc_exit();
 }
 

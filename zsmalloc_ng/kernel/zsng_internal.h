@@ -18,9 +18,17 @@ struct zsng_pool {
 	bool shrinker_registered;
 };
 
+/* svc.c: the handle slab all pools share */
 int zsng_svc_init(void);
 void zsng_svc_exit(void);
-void zsng_svc_debugfs_init(struct dentry *dir);
+
+/* map_area.c: the per-CPU map areas */
+int zsng_map_area_init(void);
+void zsng_map_area_exit(void);
+
+/* fault_inject.c */
+bool zsng_should_fail(gfp_t gfp);
+void zsng_fault_inject_debugfs_init(struct dentry *dir);
 
 void zsng_debugfs_init(void);
 void zsng_debugfs_exit(void);

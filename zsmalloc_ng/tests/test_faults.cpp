@@ -64,8 +64,7 @@ long creation_allocations(int policy)
 {
 	zsng_core_pool *pool = nullptr;
 	long n = allocations_of([&] {
-		pool = zsng_core_create("zsng-fault", policy,
-					ZSNG_DEFAULT_CHAIN_PAGES);
+		pool = zsng_core_create(policy, ZSNG_DEFAULT_CHAIN_PAGES);
 	});
 
 	EXPECT_NE(pool, nullptr);
@@ -131,7 +130,7 @@ TEST_P(Faults, PoolCreation)
 		zsng_core_pool *pool;
 		{
 			FailAfter arm(n);
-			pool = zsng_core_create("zsng-fault", GetParam(),
+			pool = zsng_core_create(GetParam(),
 						ZSNG_DEFAULT_CHAIN_PAGES);
 		}
 		if (n < total) {

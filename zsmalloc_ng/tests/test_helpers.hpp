@@ -42,7 +42,7 @@ constexpr unsigned long kEINVAL = (unsigned long)-ZSNG_EINVAL;
 inline PoolPtr make_pool(int policy,
 			 unsigned int max_pages = ZSNG_DEFAULT_CHAIN_PAGES)
 {
-	return PoolPtr(zsng_core_create("zsng-test", policy, max_pages));
+	return PoolPtr(zsng_core_create(policy, max_pages));
 }
 
 /* Stamps an object through a write-only mapping (experiment/stamp.hpp). */

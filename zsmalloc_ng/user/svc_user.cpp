@@ -9,8 +9,8 @@
  * of aligned_alloc(), as the kernel's kmem_cache serves most allocations
  * from a per-CPU freelist: glibc's memalign + free cost ~140 instructions
  * per slot, more than the allocator core's own malloc + free, and would
- * otherwise be most of what the micro benchmark measures. Caches of one
- * object size share the magazine (SLUB merges such caches too). Sanitizer
+ * otherwise be most of what the micro benchmark measures. Like the
+ * kernel's zsng_handle slab, one pool of slots serves every pool. Sanitizer
  * builds skip it, so that ASan still sees a slot used after it was freed.
  */
 #include "svc_user.h"
@@ -77,38 +77,27 @@ alignas(64) thread_local char t_map_area[ZSNG_MAP_AREA_SIZE];
 #define ZSNG_USER_MAGAZINE 1
 #endif
 
-/* Freed cache objects of one size, kept by this thread for reuse. */
+/* Freed handle slots, kept by this thread for reuse. */
 struct Magazine {
 	static constexpr int kCapacity = 64;
-	unsigned long size = 0;
 	int nr = 0;
 	void *objs[kCapacity];
 
-	void *pop(unsigned long want)
+	void *pop()
 	{
-		return ZSNG_USER_MAGAZINE && nr && size == want ? objs[--nr] :
-								  nullptr;
+		return ZSNG_USER_MAGAZINE && nr ? objs[--nr] : nullptr;
 	}
-	bool push(unsigned long obj_size, void *obj)
+	bool push(void *obj)
 	{
-		if (!ZSNG_USER_MAGAZINE)
-			return false;
-		if (size != obj_size)
-			drain(obj_size);
-		if (nr == kCapacity)
+		if (!ZSNG_USER_MAGAZINE || nr == kCapacity)
 			return false;
 		objs[nr++] = obj;
 		return true;
 	}
-	void drain(unsigned long new_size)
+	~Magazine()
 	{
 		while (nr)
 			free(objs[--nr]);
-		size = new_size;
-	}
-	~Magazine()
-	{
-		drain(0);
 	}
 };
 
@@ -236,31 +225,14 @@ void zsng_svc_free(void *ptr)
 	free(ptr);
 }
 
-void *zsng_svc_cache_create(const char *, unsigned long size)
+void *zsng_svc_slot_alloc(unsigned int gfp)
 {
-	/* The "cache" is the slot size, kept in a heap word. */
-	auto *sz = static_cast<unsigned long *>(malloc(sizeof(unsigned long)));
-
-	if (sz)
-		*sz = size;
-	return sz;
-}
-
-void zsng_svc_cache_destroy(void *cache)
-{
-	free(cache);
-}
-
-void *zsng_svc_cache_alloc(void *cache, unsigned int gfp)
-{
-	unsigned long size = *static_cast<unsigned long *>(cache);
-
 	if (inject_failure(ZSNG_USER_SLOT))
 		return nullptr;
-	void *p = t_magazine.pop(size);
+	void *p = t_magazine.pop();
 
 	if (!p)
-		p = aligned_alloc(16, size);
+		p = aligned_alloc(ZSNG_SLOT_SIZE, ZSNG_SLOT_SIZE);
 	(void)gfp;
 	if (p)
 		__atomic_store_n(&t_slot_count.n, t_slot_count.n + 1,
@@ -268,13 +240,13 @@ void *zsng_svc_cache_alloc(void *cache, unsigned int gfp)
 	return p;
 }
 
-void zsng_svc_cache_free(void *cache, void *obj)
+void zsng_svc_slot_free(void *slot)
 {
-	if (!obj)
+	if (!slot)
 		return;
 	__atomic_store_n(&t_slot_count.n, t_slot_count.n - 1, __ATOMIC_RELAXED);
-	if (!t_magazine.push(*static_cast<unsigned long *>(cache), obj))
-		free(obj);
+	if (!t_magazine.push(slot))
+		free(slot);
 }
 
 void *zsng_svc_lock_create(void)
