@@ -125,9 +125,10 @@ inline u32 ratio_group(u32 inuse, u32 objs)
 	return 100 * inuse / objs / 10 + 1;
 }
 
-inline u32 nr_groups(Policy p, u32 objs)
+/* The number of groups of grouping @g for a class of @objs per zspage. */
+inline u32 nr_groups_in(Grouping g, u32 objs)
 {
-	switch (traits(p).grouping) {
+	switch (g) {
 	case Grouping::Legacy:
 		return kLegacyGroups;
 	case Grouping::Ratio:
@@ -138,9 +139,10 @@ inline u32 nr_groups(Policy p, u32 objs)
 	return 0;
 }
 
-inline u32 group_of(Policy p, u32 inuse, u32 objs)
+/* The group of a zspage with @inuse of @objs slots in use, in grouping @g. */
+inline u32 group_in(Grouping g, u32 inuse, u32 objs)
 {
-	switch (traits(p).grouping) {
+	switch (g) {
 	case Grouping::Legacy:
 		return legacy_group(inuse, objs);
 	case Grouping::Ratio:
@@ -151,29 +153,32 @@ inline u32 group_of(Policy p, u32 inuse, u32 objs)
 	return 0;
 }
 
+/* Stats and debugfs show exact's groups in ratio's columns. */
+constexpr Grouping shown_grouping(Policy p)
+{
+	return traits(p).grouping == Grouping::Exact ? Grouping::Ratio :
+						       traits(p).grouping;
+}
+
+inline u32 nr_groups(Policy p, u32 objs)
+{
+	return nr_groups_in(traits(p).grouping, objs);
+}
+
+inline u32 group_of(Policy p, u32 inuse, u32 objs)
+{
+	return group_in(traits(p).grouping, inuse, objs);
+}
+
 /* The group column a zspage is counted in for stats. */
 inline u32 shown_group_of(Policy p, u32 inuse, u32 objs)
 {
-	switch (traits(p).grouping) {
-	case Grouping::Legacy:
-		return legacy_group(inuse, objs);
-	case Grouping::Ratio:
-	case Grouping::Exact:
-		return ratio_group(inuse, objs);
-	}
-	return 0;
+	return group_in(shown_grouping(p), inuse, objs);
 }
 
 inline u32 nr_shown_groups(Policy p)
 {
-	switch (traits(p).grouping) {
-	case Grouping::Legacy:
-		return kLegacyGroups;
-	case Grouping::Ratio:
-	case Grouping::Exact:
-		return kRatioGroups;
-	}
-	return 0;
+	return nr_groups_in(shown_grouping(p), 0);
 }
 
 } // namespace zsng

@@ -73,6 +73,23 @@ long creation_allocations(int policy)
 }
 
 /*
+ * Arming at @n on a path of @total allocations (n <= total) must end in a
+ * reported failure (@failed) with an injected one behind it, or, with all
+ * allocations given, in success without any.
+ */
+void expect_outcome(long n, long total, bool failed)
+{
+	if (n < total) {
+		EXPECT_TRUE(failed) << "n=" << n << " of " << total;
+		EXPECT_NE(zsng_user_first_failure(), ZSNG_USER_NO_FAILURE)
+			<< "n=" << n;
+	} else {
+		EXPECT_FALSE(failed) << "all " << total << " allocations given";
+		EXPECT_EQ(zsng_user_first_failure(), ZSNG_USER_NO_FAILURE);
+	}
+}
+
+/*
  * A malloc that needs a new zspage allocates, in order, the handle slot,
  * the descriptor, then each page: what fails when the (n+1)-th fails.
  */
@@ -133,16 +150,11 @@ TEST_P(Faults, PoolCreation)
 			pool = zsng_core_create(GetParam(),
 						ZSNG_DEFAULT_CHAIN_PAGES);
 		}
-		if (n < total) {
-			EXPECT_EQ(pool, nullptr) << "n=" << n;
-			/* creation allocates metadata only */
+		expect_outcome(n, total, pool == nullptr);
+		/* creation allocates metadata only */
+		if (n < total)
 			EXPECT_EQ(zsng_user_first_failure(), ZSNG_USER_ZALLOC)
 				<< "n=" << n;
-		} else {
-			EXPECT_NE(pool, nullptr) << "all allocations given";
-			EXPECT_EQ(zsng_user_first_failure(),
-				  ZSNG_USER_NO_FAILURE);
-		}
 		zsng_core_destroy(pool);
 		base.expect_same("create", n);
 		if (HasFailure())
@@ -358,16 +370,9 @@ TEST_P(Faults, ExperimentRun)
 			FailAfter arm(n);
 			r = run();
 		}
-		if (n < total) {
-			EXPECT_EQ(r, -ZSNG_ENOMEM)
-				<< "n=" << n << " of " << total;
-			EXPECT_NE(zsng_user_first_failure(),
-				  ZSNG_USER_NO_FAILURE);
-		} else {
-			EXPECT_EQ(r, 0) << "all " << total << " given";
-			EXPECT_EQ(zsng_user_first_failure(),
-				  ZSNG_USER_NO_FAILURE);
-		}
+		expect_outcome(n, total, r != 0);
+		if (r)
+			EXPECT_EQ(r, -ZSNG_ENOMEM) << "n=" << n;
 		base.expect_same("experiment", n);
 		if (HasFailure())
 			return;
@@ -424,7 +429,7 @@ TEST_P(Faults, ExperimentObjectPhase)
 	EXPECT_EQ(failed[ZSNG_USER_PAGE], pages);
 }
 
-/* Every 7th failure point of the scenario runner, and the last one. */
+/* Every 7th failure point of the scenario runner, the last, and none. */
 TEST(FaultsScenarios, ScenarioRun)
 {
 	Baseline base;
@@ -435,25 +440,20 @@ TEST(FaultsScenarios, ScenarioRun)
 	for (long n = 0; n < total; n += 7)
 		points.push_back(n);
 	points.push_back(total - 1);
+	points.push_back(total);
 	for (long n : points) {
 		int r;
 		{
 			FailAfter arm(n);
 			r = zsng_core_run_scenarios(ignore, nullptr);
 		}
-		EXPECT_EQ(r, -ZSNG_ENOMEM) << "n=" << n;
-		EXPECT_NE(zsng_user_first_failure(), ZSNG_USER_NO_FAILURE);
+		expect_outcome(n, total, r != 0);
+		if (r)
+			EXPECT_EQ(r, -ZSNG_ENOMEM) << "n=" << n;
 		base.expect_same("scenarios", n);
 		if (HasFailure())
 			return;
 	}
-	/* all allocations given: no failure, and the run passes */
-	{
-		FailAfter arm(total);
-		EXPECT_EQ(zsng_core_run_scenarios(ignore, nullptr), 0);
-	}
-	EXPECT_EQ(zsng_user_first_failure(), ZSNG_USER_NO_FAILURE);
-	base.expect_same("scenarios", total);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, Faults, ::testing::Range(0, kNrPolicies),

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "policy.hpp"
+#include "test_helpers.hpp"
 
 using namespace zsng;
 
@@ -153,4 +154,30 @@ TEST(Fullness, PolicyNames)
 	Policy out;
 	EXPECT_FALSE(policy_from_name("legacy-", &out));
 	EXPECT_FALSE(policy_from_name("", &out));
+}
+
+/*
+ * The stats columns are named by the pool's policy: 4 legacy groups or 12
+ * ratio columns (exact shown as ratio), as many names as columns.
+ */
+TEST(Fullness, GroupNamesFollowThePolicy)
+{
+	const char *first[] = { "empty", "empty", "0%", "0%" };
+	const char *last[] = { "full", "full", "100%", "100%" };
+
+	static_assert(sizeof(first) / sizeof(first[0]) == kNrPolicies);
+	for (int p = 0; p < kNrPolicies; p++) {
+		zsng_test::PoolPtr pool = zsng_test::make_pool(p);
+		struct zsng_class_stats cs;
+		unsigned int n = 0;
+
+		zsng_core_class_stats(pool.get(), 0, &cs);
+		while (zsng_core_group_name(pool.get(), n))
+			n++;
+		EXPECT_EQ(n, cs.nr_groups) << policy_name(p);
+		EXPECT_STREQ(zsng_core_group_name(pool.get(), 0), first[p]);
+		EXPECT_STREQ(zsng_core_group_name(pool.get(), n - 1), last[p]);
+	}
+	EXPECT_EQ(zsng_core_policy_name(-1), nullptr);
+	EXPECT_EQ(zsng_core_policy_name(kNrPolicies), nullptr);
 }
