@@ -18,9 +18,6 @@ using namespace zsng::workload;
 
 namespace
 {
-constexpr u32 kMinZspages = 2;
-constexpr u32 kMaxZspages = 4096;
-
 struct Rng {
 	u64 state;
 
@@ -228,7 +225,8 @@ extern "C" int zsng_core_run_experiment(const char *pattern, int policy,
 	int ret;
 
 	if (!pattern_from_name(pattern, &run.pattern) ||
-	    zspages_per_class < kMinZspages || zspages_per_class > kMaxZspages)
+	    zspages_per_class < ZSNG_EXPERIMENT_MIN_ZSPAGES ||
+	    zspages_per_class > ZSNG_EXPERIMENT_MAX_ZSPAGES)
 		return -ZSNG_EINVAL;
 	ret = count_classes(run.policy, &nr_classes);
 	if (ret)

@@ -105,7 +105,8 @@ static ssize_t experiment_write(struct file *file, const char __user *ubuf,
 		   &zspages) != 4)
 		return -EINVAL;
 	p = zsng_policy_from_name(policy);
-	if (p < 0 || zspages < 2 || zspages > 4096)
+	if (p < 0 || zspages < ZSNG_EXPERIMENT_MIN_ZSPAGES ||
+	    zspages > ZSNG_EXPERIMENT_MAX_ZSPAGES)
 		return -EINVAL;
 	mutex_lock(&experiment_lock);
 	strscpy(experiment.pattern, pattern, sizeof(experiment.pattern));

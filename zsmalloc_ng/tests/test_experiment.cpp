@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fragmentation experiment (scenarios.cpp): deterministic per seed,
+ * The fragmentation experiment (experiment/experiment.cpp): deterministic per seed,
  * every object verified after the move, and its oracle (keep the
  * ceil(used/opz) fullest zspages, empty the rest) an upper bound no policy
  * beats.
@@ -149,9 +149,9 @@ TEST(Experiment, RejectsBadArguments)
 	EXPECT_EQ(r, -ZSNG_EINVAL);
 	run("random", -1, 1, 4, &r);
 	EXPECT_EQ(r, -ZSNG_EINVAL);
-	run("random", kRatio, 1, 1, &r);
+	run("random", kRatio, 1, ZSNG_EXPERIMENT_MIN_ZSPAGES - 1, &r);
 	EXPECT_EQ(r, -ZSNG_EINVAL);
-	run("random", kRatio, 1, 4097, &r);
+	run("random", kRatio, 1, ZSNG_EXPERIMENT_MAX_ZSPAGES + 1, &r);
 	EXPECT_EQ(r, -ZSNG_EINVAL);
 }
 
