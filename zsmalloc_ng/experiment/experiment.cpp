@@ -219,11 +219,15 @@ extern "C" int zsng_core_run_experiment(const char *pattern, int policy,
 					unsigned int zspages_per_class,
 					zsng_emit_fn emit, void *ctx)
 {
-	Run run = { Pattern::Nr, (Policy)policy, seed, zspages_per_class,
-		    {},		 emit,		 ctx };
+	Run run = {};
 	u32 nr_classes = 0;
 	int ret;
 
+	run.policy = (Policy)policy;
+	run.seed = seed;
+	run.zspages = zspages_per_class;
+	run.emit = emit;
+	run.ctx = ctx;
 	if (!pattern_from_name(pattern, &run.pattern) ||
 	    zspages_per_class < ZSNG_EXPERIMENT_MIN_ZSPAGES ||
 	    zspages_per_class > ZSNG_EXPERIMENT_MAX_ZSPAGES)
