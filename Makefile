@@ -91,7 +91,8 @@ help:
 	@echo '  make demo            boot the test VM: swap on zram_ng, fragment, compact'
 	@echo '  make bench-compaction  the compaction experiment (ARGS="--mode kernel ...")'
 	@echo '  make style           checkpatch on C, clang-format check on C++'
-	@echo '  make soak [DURATION=180]  concurrent soak in the VM (Documentation/reliability.rst)'
+	@echo '  make soak [DURATION=180] [LOAD=mixed|reclaim] [STACK=ng|stock]'
+	@echo '                       concurrent soak in the VM, kept in .cache/soak/ (Documentation/reliability.rst)'
 	@echo '  make fuzz [FUZZ_SECONDS=600]  fuzz the core, merge new coverage into the kept corpus'
 	@echo '  make check-debug     selftests + soak under a KASAN/lockdep/kmemleak kernel (slow)'
 	@echo '  make deps            install the Debian packages this project needs'
@@ -115,8 +116,10 @@ fuzz:
 	@$(TOP)/zsmalloc_ng/fuzz/run-fuzz --merge $(FUZZ_SECONDS)
 
 DURATION ?= 180
+LOAD ?= mixed
+STACK ?= ng
 soak:
-	@$(TOP)/scripts/soak $(DURATION)
+	@$(TOP)/scripts/soak --load $(LOAD) $(if $(filter stock,$(STACK)),--stock) $(DURATION)
 
 check-debug:
 	@$(TOP)/scripts/check-debug
