@@ -52,6 +52,8 @@ static_assert((int)Policy::Exact + 1 == kNrPolicies,
 constexpr u32 kLegacyGroups = ZSNG_LEGACY_GROUPS;
 constexpr u32 kRatioGroups = ZSNG_RATIO_GROUPS;
 constexpr u32 kMaxShownGroups = ZSNG_MAX_SHOWN_GROUPS;
+static_assert(kLegacyGroups <= kMaxShownGroups &&
+	      kRatioGroups <= kMaxShownGroups);
 
 /*
  * The one range check of a policy number that comes from outside (module

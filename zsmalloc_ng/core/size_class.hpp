@@ -30,6 +30,8 @@ constexpr u32 kClassDelta = 16;
 constexpr u32 kNrSizeSlots = (kPageSize - kMinAllocSize) / kClassDelta + 1;
 /* The in-band header: the owning handle, or the next free object index. */
 constexpr u32 kObjHeaderSize = 8;
+static_assert(ZSNG_MIN_CHAIN_PAGES <= ZSNG_DEFAULT_CHAIN_PAGES &&
+	      ZSNG_DEFAULT_CHAIN_PAGES <= ZSNG_MAX_CHAIN_PAGES);
 
 struct ClassGeometry {
 	u32 size;
