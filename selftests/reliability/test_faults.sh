@@ -3,7 +3,7 @@
 #
 # Allocation failures in zsmalloc_ng's service layer, injected with its
 # debugfs knob (fail_every, fail_times, fail_calls, fail_injected; see
-# zsmalloc_ng/kernel/svc.c), seen from zram_ng:
+# zsmalloc_ng/kernel/fault_inject.c), seen from zram_ng:
 #   - disksize fails with ENOMEM at each allocation of pool creation, and
 #     leaves the device uninitialised and without a pool;
 #   - a write whose allocation fails gets EIO and counts in failed_writes;
