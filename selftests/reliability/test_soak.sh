@@ -6,12 +6,14 @@
 # ms, swap under a memory cgroup, hot_add/reset/disksize/mem_limit cycles
 # and discards at once), then for SOAK_RECLAIM_SECONDS (default 30) with
 # issue 18's reclaim load (cp + md5sum through swap under a 24 MiB cgroup).
-# "make soak" runs the same for longer.
+# "make soak" runs the same for longer. Last, the soak is made to fail (a
+# 4 MiB cgroup with no swap: every copy is OOM-killed) to show that a kill
+# is counted as one, never as wrong bytes, and leaves its evidence.
 # vm-timeout: 900
 . "$(dirname "$0")/../lib.sh"
 
 ktap_header
-ktap_plan 18
+ktap_plan 23
 
 # soak LOAD SECONDS: one soak-vm run, its results as KTAP
 soak() {
@@ -35,4 +37,17 @@ soak() {
 }
 soak mixed "${SOAK_SECONDS:-60}"
 soak reclaim "${SOAK_RECLAIM_SECONDS:-30}"
+
+out=$(SOAK_SWAP_LIMIT=4M SOAK_SWAP_MAX=0 soak-vm --load reclaim 10 2>&1)
+rc=$?
+echo "$out" | grep -E '^soak: (swap checks|vmstat|swap cgroup|kernel traces|FAIL|PASS)' | sed 's/^/# /'
+ktap_result "OOM: the soak fails" test $rc = 1
+ktap_result "OOM: the kills are counted as kills" \
+	test "$(echo "$out" | sed -n 's/.*killed \([0-9]*\) (writers.*/\1/p')" -gt 0
+ktap_result "OOM: and not as wrong bytes" \
+	test "$(echo "$out" | sed -n 's/.*, mismatched \([0-9]*\),.*/\1/p')" = 0
+ktap_result "OOM: the cgroup was snapshotted at a kill" \
+	sh -c 'echo "$1" | sed -n "/^soak-evidence: begin oom-1.txt/,/^soak-evidence: end/p" | grep -q "^oom_kill [1-9]"' sh "$out"
+ktap_result "OOM: the kernel log went with the evidence" \
+	sh -c 'echo "$1" | grep -q "^soak-evidence: begin dmesg.txt"' sh "$out"
 ktap_finish
