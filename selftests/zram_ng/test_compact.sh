@@ -10,12 +10,13 @@
 
 D=$ZSYS/zram_ng0
 B=/dev/zram_ng0
-POLICIES="legacy legacy-groups ratio exact"
-
-ktap_header
-ktap_plan 21
 
 zng_fresh
+# every policy the allocator has, from its own list
+POLICIES=$(choices $D/allocator_policy)
+set -- $POLICIES
+ktap_header
+ktap_plan $((5 * $# + 1))
 for p in $POLICIES; do
 	echo 1 > $D/reset
 	echo $p > $D/allocator_policy

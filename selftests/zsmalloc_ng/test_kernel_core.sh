@@ -52,7 +52,8 @@ cat $DBG/scenarios >/tmp/scenarios.out
 compare scenarios /tmp/scenarios.out
 
 : >/tmp/experiment.out
-for policy in legacy legacy-groups ratio exact; do
+# every policy, in the order of the expected file (made from the core's list)
+for policy in $(sed -n 's/.* policy=\([^ ]*\) .*/\1/p' "$EXPECTED/experiment.expected" | uniq); do
 	echo "published $policy 1 4" >$DBG/experiment
 	cat $DBG/experiment >>/tmp/experiment.out
 done
