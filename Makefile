@@ -6,14 +6,20 @@
 SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-# KDIR: the running kernel's build tree when there is one, else the newest
-# Debian amd64 headers (the host here runs a non-Debian kernel).
+# Which kernel to build for (scripts/kernels decides; see its header):
+#   KDIR=DIR             this build tree
+#   KERNELRELEASE=REL    that installed kernel (6.12.118+deb12-amd64)
+#   KSERIES=6.1|6.12     the newest installed kernel of that series
+# Default: the running kernel's build tree if it has one, else the 6.1
+# series (Debian 12's kernel), never "the newest headers".
 ifneq ($(KERNELRELEASE),)
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KERNELRELEASE)/build \
 			       /usr/src/linux-headers-$(KERNELRELEASE)))
 endif
-KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
-	   $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
+KDIR ?= $(shell KSERIES='$(KSERIES)' $(TOP)/scripts/kernels kdir)
+
+# Module BTF needs a pahole that skips the C++ units (scripts/pahole-c-only).
+KBUILD_ARGS := PAHOLE=$(TOP)/scripts/pahole-c-only
 
 DEPMOD ?= /sbin/depmod
 BUILD_LOG := $(TOP)/.cache/build.log
@@ -28,10 +34,10 @@ all: modules
 # modpost only print theirs.
 modules:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
-		{ echo "no kernel build tree: apt-get install linux-headers-amd64 or set KDIR=" >&2; exit 1; }
+		{ echo "no kernel build tree: make deps, or set KDIR=" >&2; exit 1; }
 	@mkdir -p $(dir $(BUILD_LOG))
 	@set -o pipefail; \
-	$(MAKE) -C $(KDIR) M=$(TOP) modules 2>&1 | tee $(BUILD_LOG); \
+	$(MAKE) -C $(KDIR) M=$(TOP) $(KBUILD_ARGS) modules 2>&1 | tee $(BUILD_LOG); \
 	status=$$?; \
 	if [ $$status -ne 0 ]; then exit $$status; fi; \
 	if grep -qiE 'warning|error' $(BUILD_LOG); then \
@@ -100,7 +106,7 @@ help:
 	@echo '                       outside the tree: see scripts/vm-run --help)'
 	@echo '  make print-kdir      print the kernel build tree in use'
 	@echo '  make help            this list'
-	@echo 'Variables: KDIR=, KERNELRELEASE=, V=1'
+	@echo 'Variables: KSERIES=6.1|6.12, KERNELRELEASE=, KDIR=, V=1 (scripts/kernels list: the installed kernels)'
 
 print-kdir:
 	@echo $(KDIR)

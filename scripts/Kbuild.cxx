@@ -17,7 +17,7 @@
 CXX_KERNEL ?= $(subst gcc,g++,$(CC))
 
 # C-only options g++ would warn about ("valid for C/ObjC but not for C++").
-cxx-c-only-flags := -std=gnu% -Werror=strict-prototypes \
+cxx-c-only-flags := -std=gnu% -Werror=strict-prototypes -Wno-override-init \
 	-Werror=implicit-function-declaration -Werror=implicit-int \
 	-Werror=incompatible-pointer-types -Werror=designated-init \
 	-Wno-pointer-sign -Wstrict-prototypes -Wdeclaration-after-statement \

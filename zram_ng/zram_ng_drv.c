@@ -31,6 +31,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include "compat/blk_disk.h"
+#include "compat/device_class.h"
 #include "zram_ng.h"
 
 #define ZRAM_NG_MAX_DEVICES	1024
@@ -495,13 +497,16 @@ static void zram_ng_slot_free_notify(struct block_device *bdev,
 }
 
 /*
- * Swap reads and writes single pages through here, synchronously. Having
- * rw_page is what makes swapon mark the device SWP_SYNCHRONOUS_IO, as for
- * zram: swap-in then skips the swap cache and frees the slot as soon as the
- * page is read back, so compressed copies of pages already in memory do
- * not linger. On an error the caller resubmits the page as a bio, which
- * does the accounting of failed I/O (so it is not counted here too).
+ * Swap on a synchronous device (SWP_SYNCHRONOUS_IO) skips the swap cache on
+ * swap-in and frees the slot as soon as the page is read back, so
+ * compressed copies of pages already in memory do not linger. Where the
+ * kernel has ->rw_page (until 6.2, compat/blk_disk.h), having it is what
+ * makes swapon mark the device so, and swap reads and writes single pages
+ * through here; on an error the caller resubmits the page as a bio, which
+ * does the accounting of failed I/O (so it is not counted here too). Later
+ * kernels send bios, and the queue's synchronous feature marks the device.
  */
+#ifdef COMPAT_HAVE_BDOPS_RW_PAGE
 static int zram_ng_rw_page(struct block_device *bdev, sector_t sector,
 			   struct page *page, enum req_op op)
 {
@@ -533,19 +538,22 @@ static int zram_ng_rw_page(struct block_device *bdev, sector_t sector,
 	page_endio(page, write, 0);
 	return 0;
 }
+#endif
 
-static int zram_ng_open(struct block_device *bdev, fmode_t mode)
+static int zram_ng_open_disk(struct gendisk *disk)
 {
-	struct zram_ng *zram = bdev->bd_disk->private_data;
+	struct zram_ng *zram = disk->private_data;
 
 	/* a reset or remove has claimed the device: stay out */
 	return zram->claim ? -EBUSY : 0;
 }
 
+COMPAT_DEFINE_BDOPS_OPEN(zram_ng_open, zram_ng_open_disk)
+
 static const struct block_device_operations zram_ng_devops = {
 	.open = zram_ng_open,
 	.submit_bio = zram_ng_submit_bio,
-	.rw_page = zram_ng_rw_page,
+	COMPAT_BDOPS_RW_PAGE(zram_ng_rw_page)
 	.swap_slot_free_notify = zram_ng_slot_free_notify,
 	.owner = THIS_MODULE,
 };
@@ -664,10 +672,26 @@ int zram_ng_reset(struct zram_ng *zram)
 	return 0;
 }
 
+/*
+ * The queue: one slot per page, so anything smaller than a page is a
+ * read-modify-write; pages must not change under compression, which would
+ * store them torn; every bio completes within submit_bio.
+ */
+static const struct compat_disk_limits zram_ng_disk_limits = {
+	.logical_block_size = ZRAM_NG_LOGICAL_BLOCK_SIZE,
+	.physical_block_size = PAGE_SIZE,
+	.io_min = PAGE_SIZE,
+	.io_opt = PAGE_SIZE,
+	.discard_granularity = PAGE_SIZE,
+	.max_discard_sectors = UINT_MAX,
+	.max_write_zeroes_sectors = UINT_MAX,
+	.stable_writes = true,
+	.synchronous = true,
+};
+
 static int zram_ng_add(void)
 {
 	struct zram_ng *zram;
-	struct request_queue *q;
 	int ret, device_id;
 
 	zram = kzalloc(sizeof(*zram), GFP_KERNEL);
@@ -684,10 +708,10 @@ static int zram_ng_add(void)
 	strscpy(zram->compressor, "lz4", sizeof(zram->compressor));
 	zram->policy = ZSNG_POLICY_DEFAULT;
 
-	zram->disk = blk_alloc_disk(NUMA_NO_NODE);
-	if (!zram->disk) {
+	zram->disk = compat_blk_alloc_disk(&zram_ng_disk_limits, NUMA_NO_NODE);
+	if (IS_ERR(zram->disk)) {
 		pr_err("cannot allocate the disk of device %d\n", device_id);
-		ret = -ENOMEM;
+		ret = PTR_ERR(zram->disk);
 		goto out_free_idr;
 	}
 	zram->disk->major = zram_ng_major;
@@ -699,20 +723,6 @@ static int zram_ng_add(void)
 	snprintf(zram->disk->disk_name, sizeof(zram->disk->disk_name),
 		 "zram_ng%d", device_id);
 	set_capacity(zram->disk, 0);
-
-	q = zram->disk->queue;
-	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
-	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
-	/* one slot per page: anything smaller is a read-modify-write */
-	blk_queue_physical_block_size(q, PAGE_SIZE);
-	blk_queue_logical_block_size(q, ZRAM_NG_LOGICAL_BLOCK_SIZE);
-	blk_queue_io_min(q, PAGE_SIZE);
-	blk_queue_io_opt(q, PAGE_SIZE);
-	q->limits.discard_granularity = PAGE_SIZE;
-	blk_queue_max_discard_sectors(q, UINT_MAX);
-	blk_queue_max_write_zeroes_sectors(q, UINT_MAX);
-	/* a page changing under compression would be stored torn */
-	blk_queue_flag_set(QUEUE_FLAG_STABLE_WRITES, q);
 
 	ret = device_add_disk(NULL, zram->disk, zram_ng_disk_groups);
 	if (ret)
@@ -771,7 +781,8 @@ static int zram_ng_remove(struct zram_ng *zram)
 }
 
 /* hot_add is 0400 and reading it has an effect: it creates a device. */
-static ssize_t hot_add_show(struct class *class, struct class_attribute *attr,
+static ssize_t hot_add_show(COMPAT_CLASS_CONST struct class *class,
+			    COMPAT_CLASS_CONST struct class_attribute *attr,
 			    char *buf)
 {
 	int ret;
@@ -787,8 +798,8 @@ static ssize_t hot_add_show(struct class *class, struct class_attribute *attr,
 static struct class_attribute class_attr_hot_add =
 	__ATTR(hot_add, 0400, hot_add_show, NULL);
 
-static ssize_t hot_remove_store(struct class *class,
-				struct class_attribute *attr,
+static ssize_t hot_remove_store(COMPAT_CLASS_CONST struct class *class,
+				COMPAT_CLASS_CONST struct class_attribute *attr,
 				const char *buf, size_t count)
 {
 	struct zram_ng *zram;
@@ -823,7 +834,7 @@ ATTRIBUTE_GROUPS(zram_ng_control_class);
 
 static struct class zram_ng_control_class = {
 	.name = "zram_ng-control",
-	.owner = THIS_MODULE,
+	COMPAT_CLASS_OWNER
 	.class_groups = zram_ng_control_class_groups,
 };
 

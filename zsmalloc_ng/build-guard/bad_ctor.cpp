@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A global constructor: .init_array, never run without CONFIG_CONSTRUCTORS. */
-extern "C" int zsng_guard_next(void);
+#include "guard.h"
+
 struct Global {
 	int v;
 	Global() : v(zsng_guard_next()) {}

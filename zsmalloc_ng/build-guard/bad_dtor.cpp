@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A static with a destructor: atexit()/__dso_handle, which the kernel lacks. */
+#include "guard.h"
+
 struct Owner {
 	int v;
 	~Owner();

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Control: plain freestanding C++ passes the guard. */
+#include "guard.h"
+
 struct Counter {
 	int n;
 	int bump()

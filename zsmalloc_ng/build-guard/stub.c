@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The C half of the guard-test module; never loaded. */
 #include <linux/module.h>
+#include "guard.h"
 
-int zsng_guard_next(void);
 int zsng_guard_next(void)
 {
 	return 1;

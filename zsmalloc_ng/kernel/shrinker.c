@@ -2,15 +2,18 @@
 /*
  * Compaction under memory pressure. count and scan share the core's one
  * definition of "what compaction could free" (zsng_core_compactable_pages).
+ * The shrinker is made through compat/shrinker.h, which hides how each
+ * kernel allocates and registers one.
  */
+#include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/shrinker.h>
+#include "compat/shrinker.h"
 #include "zsng_internal.h"
 
 static unsigned long zsng_shrinker_count(struct shrinker *s,
 					 struct shrink_control *sc)
 {
-	struct zsng_pool *pool = container_of(s, struct zsng_pool, shrinker);
+	struct zsng_pool *pool = compat_shrinker_private(s);
 	unsigned long pages = zsng_core_compactable_pages(pool->core);
 
 	return pages ? pages : SHRINK_EMPTY;
@@ -19,7 +22,7 @@ static unsigned long zsng_shrinker_count(struct shrinker *s,
 static unsigned long zsng_shrinker_scan(struct shrinker *s,
 					struct shrink_control *sc)
 {
-	struct zsng_pool *pool = container_of(s, struct zsng_pool, shrinker);
+	struct zsng_pool *pool = compat_shrinker_private(s);
 	unsigned long freed = zsng_core_compact(pool->core);
 
 	return freed ? freed : SHRINK_STOP;
@@ -27,20 +30,18 @@ static unsigned long zsng_shrinker_scan(struct shrinker *s,
 
 int zsng_shrinker_register(struct zsng_pool *pool)
 {
-	int ret;
+	char name[64];
 
-	pool->shrinker.count_objects = zsng_shrinker_count;
-	pool->shrinker.scan_objects = zsng_shrinker_scan;
-	pool->shrinker.seeks = DEFAULT_SEEKS;
-	pool->shrinker.batch = 0;
-	ret = register_shrinker(&pool->shrinker, "zsng-%s", pool->name);
-	pool->shrinker_registered = !ret;
-	return ret;
+	/* the name is only for /sys/kernel/debug/shrinker: cut, not failed */
+	snprintf(name, sizeof(name), "zsng-%s", pool->name);
+	pool->shrinker = compat_shrinker_create(name, zsng_shrinker_count,
+						zsng_shrinker_scan, pool);
+	return pool->shrinker ? 0 : -ENOMEM;
 }
 
 void zsng_shrinker_unregister(struct zsng_pool *pool)
 {
-	if (pool->shrinker_registered)
-		unregister_shrinker(&pool->shrinker);
-	pool->shrinker_registered = false;
+	if (pool->shrinker)
+		compat_shrinker_destroy(pool->shrinker);
+	pool->shrinker = NULL;
 }

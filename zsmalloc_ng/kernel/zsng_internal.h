@@ -5,17 +5,16 @@
 
 #include <linux/types.h>
 #include <linux/mm.h>
-#include <linux/shrinker.h>
 #include "zsng_core.h"
 
 struct dentry;
+struct shrinker;
 
 struct zsng_pool {
 	struct zsng_core_pool *core;
 	const char *name;
 	struct dentry *debugfs_dir;
-	struct shrinker shrinker;
-	bool shrinker_registered;
+	struct shrinker *shrinker;	/* NULL: compaction only on request */
 };
 
 /* svc.c: the handle slab all pools share */
