@@ -3,7 +3,10 @@
 #
 # Install the Debian packages this project needs: build (kernel headers,
 # g++-12, cmake, gtest, benchmark), the test VM (QEMU, the Debian kernel
-# image and what goes into the initramfs), style checks and plotting.
+# images and what goes into the initramfs), style checks and plotting.
+# Both supported kernel series (scripts/kernels): 6.1, Debian 12's own,
+# and 6.12 (linux-*-6.12-amd64, the meta-packages that follow its newest
+# release); pahole (dwarves) writes the modules' BTF on 6.12.
 #
 # Idempotent: dpkg-query decides what is missing, and only that is
 # installed; 'apt-get update' runs only when something is missing.
@@ -15,6 +18,7 @@ set -eu
 
 PACKAGES="
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1
+	linux-headers-6.12-amd64 linux-image-6.12-amd64 dwarves
 	qemu-system-x86 busybox-static fio kmod util-linux e2fsprogs
 	cpio gzip zstd file
 	ministat gnuplot-nox
