@@ -24,7 +24,7 @@ fio_tmpfs() {
 }
 
 ktap_header
-ktap_plan 14
+ktap_plan 15
 
 zng_fresh
 echo 128M > $D/disksize
@@ -38,7 +38,12 @@ mount -t tmpfs -o size=128M tmpfs $MNT
 MODE=write
 ktap_result "64 MiB into a tmpfs under memory.max=24M" fio_tmpfs
 orig=$(mm_field zram_ng0 $ORIG)
-ktap_result "pages went to zram_ng (orig_data_size $orig)" test "$orig" -gt 33554432
+swapped=$(cat $CG/memory.swap.current)
+ktap_result "the cgroup swapped out at least 32 MiB (memory.swap.current $swapped)" \
+	test "$swapped" -gt 33554432
+# Since 6.12 swap keeps zero-filled pages in a bitmap of its own and writes
+# only the others to the device (about half of this data); 6.1 writes all.
+ktap_result "pages went to zram_ng (orig_data_size $orig)" test "$orig" -gt 16777216
 ktap_result "they compressed (compr $(mm_field zram_ng0 $COMPR) < orig)" \
 	test "$(mm_field zram_ng0 $COMPR)" -lt "$orig"
 
