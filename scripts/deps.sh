@@ -25,6 +25,7 @@ PACKAGES="
 	gcc-12 g++-12 make cmake libgtest-dev libbenchmark-dev
 	clang libclang-rt-14-dev clang-format
 	python3 python3-docutils jq bc
+	dpkg-dev debhelper dh-dkms dkms fakeroot lintian systemd
 "
 
 [ "${1:-}" = --debug-kernel ] &&
