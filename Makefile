@@ -26,7 +26,8 @@ BUILD_LOG := $(TOP)/.cache/build.log
 USER_BUILD := $(TOP)/.cache/user
 
 .PHONY: all modules modules_install clean help style check unit vm-tests \
-	guard-test deps demo bench-compaction soak check-debug fuzz print-kdir
+	guard-test deps demo bench-compaction soak check-debug fuzz print-kdir \
+	deb
 
 all: modules
 
@@ -86,6 +87,12 @@ bench-compaction:
 style:
 	@$(TOP)/scripts/style
 
+# The Debian packages (zsmalloc-ng-dkms, zram-ng-tools), built in a copy
+# of the tree under .cache/deb, where the .deb files are left.
+deb:
+	@$(TOP)/scripts/deps.sh --quiet
+	@$(TOP)/scripts/mkdeb $(TOP)/.cache/deb
+
 help:
 	@echo 'zsmalloc_ng / zram_ng'
 	@echo '  make [modules]       build zsmalloc_ng.ko and zram_ng.ko against KDIR=$(KDIR)'
@@ -102,6 +109,7 @@ help:
 	@echo '  make fuzz [FUZZ_SECONDS=600]  fuzz the core, merge new coverage into the kept corpus'
 	@echo '  make check-debug     selftests + soak under a KASAN/lockdep/kmemleak kernel (slow)'
 	@echo '  make deps            install the Debian packages this project needs'
+	@echo '  make deb             the Debian packages zsmalloc-ng-dkms and zram-ng-tools, in .cache/deb/'
 	@echo '  make clean           Kbuild clean and the userspace build (the VM cache lives'
 	@echo '                       outside the tree: see scripts/vm-run --help)'
 	@echo '  make print-kdir      print the kernel build tree in use'

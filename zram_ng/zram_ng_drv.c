@@ -909,3 +909,4 @@ module_exit(zram_ng_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("zram_ng: compressed RAM block device on zsmalloc_ng");
 MODULE_SOFTDEP("pre: lz4");
+MODULE_VERSION(ZSNG_VERSION);

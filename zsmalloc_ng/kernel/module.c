@@ -242,3 +242,4 @@ module_init(zsng_init);
 module_exit(zsng_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("zsmalloc_ng: compressed object allocator with fine-grained fullness groups");
+MODULE_VERSION(ZSNG_VERSION);
