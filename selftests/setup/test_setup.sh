@@ -22,13 +22,20 @@ no_device() {	# nothing of zram_ng left: devices, swap, mounts, state
 	grep -q zram_ng /proc/swaps /proc/mounts && { ktap_print "still in use"; return 1; }
 	[ -z "$(ls /run/zram_ng 2>/dev/null)" ]
 }
+# quietly CMD...: CMD's output as KTAP diagnostics, its exit status kept
+quietly() {
+	_out=$("$@" 2>&1)
+	_rc=$?
+	[ -z "$_out" ] || echo "$_out" | sed 's/^/# /'
+	return $_rc
+}
 # start_fails WANT: start fails, its message has WANT, nothing is left
 start_fails() {
 	if out=$(zram-ng-setup start 2>&1); then
 		ktap_print "start succeeded"; zram-ng-setup stop; return 1
 	fi
-	ktap_print "$(echo "$out" | head -n 1)"
-	case $out in *"$1"*) ;; *) ktap_print "no '$1' in: $out"; return 1 ;; esac
+	echo "$out" | sed 's/^/# /'
+	case $out in *"$1"*) ;; *) ktap_print "no '$1' in the above"; return 1 ;; esac
 	no_device
 }
 
@@ -55,7 +62,7 @@ CONFIG
 ktap_result "print: the plan" assert_eq \
 	"zram_ng0 size=67108864 limit=0 algorithm=lz4hc policy=exact fs=swap mount=- priority=77 options=discard" \
 	"$(zram-ng-setup --ram 2048 print | head -n 1)"
-ktap_result "start" zram-ng-setup start
+ktap_result "start" quietly zram-ng-setup start
 ktap_result "swap on /dev/zram_ng0 at priority 77" assert_eq "/dev/zram_ng0 77" \
 	"$(awk '$1 == "/dev/zram_ng0" { print $1, $5 }' /proc/swaps)"
 ktap_result "its disksize is min(ram * 2, 64) MiB" assert_eq 67108864 "$(cat $SYS/zram_ng0/disksize)"
@@ -70,9 +77,9 @@ ktap_result "zramctl-ng lists both" assert_eq \
 	"$(zramctl-ng --raw --noheadings --output NAME,MOUNTPOINT,POLICY | xargs)"
 ktap_result "a second start is refused" sh -c '! zram-ng-setup start 2>/dev/null'
 ktap_result "... and changed nothing" sh -c "grep -q zram_ng0 /proc/swaps && grep -q $MNT /proc/mounts"
-ktap_result "stop" zram-ng-setup stop
+ktap_result "stop" quietly zram-ng-setup stop
 ktap_result "stop: swapoff, umount, and the devices removed" no_device
-ktap_result "stop again: nothing to do" zram-ng-setup stop
+ktap_result "stop again: nothing to do" quietly zram-ng-setup stop
 
 # Wrong in the file: nothing is loaded or made.
 printf '[zram_ng0]\nzram-size = 64\nwriteback-device = /dev/vda\n' >$CONF
