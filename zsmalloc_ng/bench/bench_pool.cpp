@@ -22,7 +22,7 @@ const int kSizes[] = { 64, 512, 2048, 3000 };
 
 zsng_core_pool *make(int policy)
 {
-	return zsng_core_create(policy, ZSNG_DEFAULT_CHAIN_PAGES);
+	return zsng_core_create(policy, ZSNG_DEFAULT_CHAIN_PAGES, 0);
 }
 
 /*

@@ -13,10 +13,11 @@ static Pool *P(struct zsng_core_pool *pool)
 extern "C" {
 
 struct zsng_core_pool *zsng_core_create(int policy,
-					unsigned int max_pages_per_zspage)
+					unsigned int max_pages_per_zspage,
+					unsigned int flags)
 {
 	return reinterpret_cast<struct zsng_core_pool *>(
-		Pool::create((Policy)policy, max_pages_per_zspage));
+		Pool::create((Policy)policy, max_pages_per_zspage, flags));
 }
 
 void zsng_core_destroy(struct zsng_core_pool *pool)
@@ -117,6 +118,17 @@ const char *zsng_core_group_name(struct zsng_core_pool *pool,
 				 unsigned int group)
 {
 	return shown_group_name(P(pool)->policy(), group);
+}
+
+int zsng_core_page_isolate(void *owner)
+{
+	return Pool::page_isolate(static_cast<Zspage *>(owner));
+}
+
+int zsng_core_page_migrate(void *owner, void *src, void *dst, int may_wait)
+{
+	return Pool::page_migrate(static_cast<Zspage *>(owner), src, dst,
+				  may_wait);
 }
 
 int zsng_core_check(struct zsng_core_pool *pool)

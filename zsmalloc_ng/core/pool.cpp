@@ -39,7 +39,7 @@ static void chain_copy(Zspage *zs, ulong at, char *buf, ulong len,
 	}
 }
 
-Pool *Pool::create(Policy policy, u32 max_pages, int *err)
+Pool *Pool::create(Policy policy, u32 max_pages, u32 flags, int *err)
 {
 	int dummy;
 	void *mem;
@@ -48,14 +48,14 @@ Pool *Pool::create(Policy policy, u32 max_pages, int *err)
 		err = &dummy;
 	*err = -ZSNG_EINVAL;
 	if (!policy_valid((int)policy) || max_pages < ZSNG_MIN_CHAIN_PAGES ||
-	    max_pages > ZSNG_MAX_CHAIN_PAGES)
+	    max_pages > ZSNG_MAX_CHAIN_PAGES || (flags & ~ZSNG_POOL_FLAGS))
 		return nullptr;
 	*err = -ZSNG_ENOMEM;
 	mem = zsng_svc_zalloc(sizeof(Pool), ZSNG_GFP_KERNEL);
 	if (!mem)
 		return nullptr;
 	Pool *pool = new (mem) Pool();
-	if (!pool->init(policy, max_pages)) {
+	if (!pool->init(policy, max_pages, flags)) {
 		pool->destroy();
 		return nullptr;
 	}
@@ -63,15 +63,19 @@ Pool *Pool::create(Policy policy, u32 max_pages, int *err)
 	return pool;
 }
 
-bool Pool::init(Policy policy, u32 max_pages)
+bool Pool::init(Policy policy, u32 max_pages, u32 flags)
 {
 	ClassGeometry *geo = static_cast<ClassGeometry *>(zsng_svc_zalloc(
 		sizeof(ClassGeometry) * kNrSizeSlots, ZSNG_GFP_KERNEL));
 	bool ok;
 
 	policy_ = policy;
+	movable_ = flags & ZSNG_POOL_MOVABLE;
+	deferred_.init();
 	lock_ = zsng_svc_lock_create();
-	ok = lock_ && geo &&
+	if (lock_ && movable_)
+		deferred_work_ = zsng_svc_work_create(run_deferred, this);
+	ok = lock_ && (!movable_ || deferred_work_) && geo &&
 	     init_classes(geo,
 			  build_class_table(max_pages, geo, slot_to_class_));
 	zsng_svc_free(geo);
@@ -100,6 +104,9 @@ bool Pool::init_classes(const ClassGeometry *geo, u32 nr)
 
 void Pool::destroy()
 {
+	/* A migrator may still reach a movable pool's zspages: lock. */
+	if (lock_)
+		zsng_svc_lock(lock_);
 	for (u32 i = 0; i < nr_classes_; i++) {
 		SizeClass *c = &classes_[i];
 
@@ -126,8 +133,16 @@ void Pool::destroy()
 				free_zspage(c, zs);
 			}
 		}
-		free_class_groups(c);
 	}
+	if (lock_)
+		zsng_svc_unlock(lock_);
+	/* Pages a migrator had locked: wait for them (migrate.cpp). */
+	if (deferred_work_) {
+		zsng_svc_work_destroy(deferred_work_);
+		free_deferred();
+	}
+	for (u32 i = 0; i < nr_classes_; i++)
+		free_class_groups(&classes_[i]);
 	zsng_svc_free(classes_);
 	if (lock_)
 		zsng_svc_lock_destroy(lock_);
@@ -155,7 +170,8 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 	if (!zs)
 		return nullptr;
 	for (u32 i = 0; i < c->pages_per_zspage; i++) {
-		zs->pages[i] = zsng_svc_page_alloc(gfp);
+		zs->pages[i] = movable_ ? zsng_svc_movable_page_alloc(gfp) :
+					  zsng_svc_page_alloc(gfp);
 		if (!zs->pages[i]) {
 			while (i--)
 				zsng_svc_page_free(zs->pages[i]);
@@ -166,6 +182,7 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 	zs->list.init();
 	zs->freeobj = 0;
 	zs->class_idx = (u16)(c - classes_);
+	zs->pool = this;
 	if (!c->huge) {
 		for (u32 idx = 0; idx < c->objs_per_zspage; idx++) {
 			u32 next = idx + 1 < c->objs_per_zspage ? idx + 1 :
@@ -174,17 +191,49 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 			*obj_header(c, zs, idx) = (ulong)next << 1;
 		}
 	}
+	/* Only a finished zspage is handed to migration (migrate.cpp). */
+	for (u32 i = 0; movable_ && i < c->pages_per_zspage; i++)
+		zsng_svc_page_set_movable(zs->pages[i], zs);
 	return zs;
 }
 
+/*
+ * Called with the pool lock held, from free(), compaction and destroy():
+ * the zspage is off its lists and empty. A movable zspage whose pages are
+ * not all free to lock goes to the deferred list instead (migrate.cpp).
+ */
 void Pool::free_zspage(SizeClass *c, Zspage *zs)
 {
 	ZSNG_WARN_ON(zs->inuse || zs->mapcount);
-	for (u32 i = 0; i < c->pages_per_zspage; i++)
-		zsng_svc_page_free(zs->pages[i]);
-	zsng_svc_free(zs);
 	c->zspages--;
+	if (movable_) {
+		for (u32 i = 0; i < c->pages_per_zspage; i++) {
+			if (zsng_svc_page_trylock(zs->pages[i]))
+				continue;
+			while (i--)
+				zsng_svc_page_unlock(zs->pages[i]);
+			zs->freeing = true;
+			deferred_.add_tail(&zs->list);
+			pages_deferred_ += c->pages_per_zspage;
+			frees_deferred_++;
+			zsng_svc_work_kick(deferred_work_);
+			return;
+		}
+	}
+	release_pages(c, zs);
 	add_relaxed(pages_used_, -(long)c->pages_per_zspage);
+}
+
+/* Gives back the pages (locked, if movable) and the descriptor. */
+void Pool::release_pages(SizeClass *c, Zspage *zs)
+{
+	for (u32 i = 0; i < c->pages_per_zspage; i++) {
+		if (movable_)
+			zsng_svc_movable_page_free(zs->pages[i]);
+		else
+			zsng_svc_page_free(zs->pages[i]);
+	}
+	zsng_svc_free(zs);
 }
 
 /* ---- objects ------------------------------------------------------------ */

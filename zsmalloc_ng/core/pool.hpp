@@ -88,10 +88,13 @@ static_assert(sizeof(ClassStats::groups) / sizeof(ClassStats::groups[0]) ==
 class Pool {
     public:
 	/*
-	 * A pool, or nullptr with -ZSNG_EINVAL (policy or chain length out of
-	 * range: checked here and nowhere else) or -ZSNG_ENOMEM in *@err.
+	 * A pool, or nullptr with -ZSNG_EINVAL (policy, chain length or flags
+	 * out of range: checked here and nowhere else) or -ZSNG_ENOMEM in
+	 * *@err. @flags: ZSNG_POOL_*.
 	 */
-	static Pool *create(Policy policy, u32 max_pages, int *err = nullptr);
+	static Pool *create(Policy policy, u32 max_pages, u32 flags = 0,
+			    int *err = nullptr);
+	/* May sleep (movable pools wait for page locks, migrate.cpp). */
 	void destroy();
 
 	/* A handle, or -ZSNG_EINVAL / -ZSNG_ENOMEM as an unsigned long. */
@@ -137,13 +140,26 @@ class Pool {
 	/* Checks every invariant; returns false (and warns) on the first break. */
 	bool check_consistency();
 
+	/* Page migration (migrate.cpp): what the service layer calls. */
+	static bool page_isolate(Zspage *zs);
+	static int page_migrate(Zspage *zs, void *src, void *dst,
+				bool may_wait);
+	bool movable() const
+	{
+		return movable_;
+	}
+
     private:
 	Pool() = default;
-	bool init(Policy policy, u32 max_pages);
+	bool init(Policy policy, u32 max_pages, u32 flags);
 	bool init_classes(const ClassGeometry *geo, u32 nr);
 
 	Zspage *alloc_zspage(SizeClass *c, u32 gfp);
 	void free_zspage(SizeClass *c, Zspage *zs);
+	void release_pages(SizeClass *c, Zspage *zs);
+	int migrate(Zspage *zs, void *src, void *dst, bool may_wait);
+	static void run_deferred(void *pool);
+	void free_deferred();
 	void insert_zspage(SizeClass *c, Zspage *zs);
 	void remove_zspage(SizeClass *c, Zspage *zs);
 	u32 fix_group(SizeClass *c, Zspage *zs);
@@ -179,6 +195,14 @@ class Pool {
 	ulong pages_compacted_ = 0;
 	ulong objs_moved_ = 0;
 	int compacting_ = 0;
+	/* Page migration (migrate.cpp); the list and counts under the lock. */
+	bool movable_ = false;
+	void *deferred_work_ = nullptr;
+	ListNode deferred_ = {}; /* zspages whose pages wait for their locks */
+	ulong pages_deferred_ = 0;
+	ulong frees_deferred_ = 0;
+	ulong pages_migrated_ = 0;
+	ulong migrate_refused_ = 0;
 };
 
 } // namespace zsng

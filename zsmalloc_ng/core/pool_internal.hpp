@@ -6,6 +6,7 @@
  *   groups.cpp      fullness groups: lists, the in-use -> group table
  *   compaction.cpp  the two compaction loops
  *   stats.cpp       statistics and the consistency checker
+ *   migrate.cpp     page migration and the deferred free of movable pages
  *
  * Object layout inside a zspage: object i starts at byte i * size of the
  * chain. Its first 8 bytes are the header:
@@ -55,14 +56,16 @@ struct SizeClass {
 };
 
 struct Zspage {
-	ListNode list;
+	ListNode list; /* a group's list, or the pool's deferred list */
 	u32 inuse;
 	u32 freeobj;
 	u16 group; /* the list it is on */
 	u16 shown; /* the stats column it is counted in */
 	u16 class_idx;
-	bool isolated;
+	bool isolated; /* taken off its list by compaction */
+	bool freeing; /* on the deferred list: never migrated again */
 	u32 mapcount; /* atomic */
+	Pool *pool; /* for page migration, which starts from a page */
 	HandleSlot *huge_slot;
 	void *pages[]; /* pages_per_zspage addresses */
 };

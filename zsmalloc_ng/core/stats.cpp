@@ -45,7 +45,12 @@ void Pool::stats(PoolStats *out)
 	out->pages_used = read_once(pages_used_);
 	out->objs_allocated = 0;
 	out->objs_used = 0;
+	out->movable = movable_;
 	zsng_svc_lock(lock_);
+	out->pages_migrated = pages_migrated_;
+	out->migrate_refused = migrate_refused_;
+	out->frees_deferred = frees_deferred_;
+	out->pages_deferred = pages_deferred_;
 	for (u32 i = 0; i < nr_classes_; i++) {
 		out->objs_allocated +=
 			classes_[i].zspages * classes_[i].objs_per_zspage;
@@ -139,7 +144,20 @@ bool Pool::check_consistency()
 			CHECK(shown[g] == c->group_count[g]);
 		pages += zspages * c->pages_per_zspage;
 	}
-	CHECK(pages == read_once(pages_used_));
+	{
+		ulong deferred = 0;
+
+		for (ListNode *p = deferred_.next; p != &deferred_;
+		     p = p->next) {
+			Zspage *zs = zspage_of(p);
+
+			CHECK(zs->freeing && !zs->inuse && !zs->mapcount);
+			deferred += classes_[zs->class_idx].pages_per_zspage;
+		}
+		/* free_deferred() counts one off only once it is released. */
+		CHECK(deferred <= pages_deferred_);
+	}
+	CHECK(pages + pages_deferred_ == read_once(pages_used_));
 out:
 	zsng_svc_unlock(lock_);
 	return ok;

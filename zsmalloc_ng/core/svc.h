@@ -37,6 +37,36 @@ void *zsng_svc_zalloc(unsigned long size, unsigned int gfp);
 void zsng_svc_free(void *ptr);
 
 /*
+ * Movable pages (pools created with ZSNG_POOL_MOVABLE; the protocol is at
+ * the top of core/migrate.cpp). movable_page_alloc() keeps the caller's
+ * __GFP_MOVABLE. set_movable() records @owner (the core's zspage) in the
+ * page and hands it to the kernel's page migration, which from then on may
+ * call zsng_core_page_isolate() and zsng_core_page_migrate() with the page
+ * locked. The page lock is the kernel's: trylock() never sleeps, lock()
+ * may. movable_page_free() takes a locked page: it is taken back from
+ * migration, unlocked and its reference dropped (a migrator that still
+ * holds one frees it later).
+ */
+void *zsng_svc_movable_page_alloc(unsigned int gfp);
+void zsng_svc_page_set_movable(void *page, void *owner);
+int zsng_svc_page_trylock(void *page);
+void zsng_svc_page_lock(void *page);
+void zsng_svc_page_unlock(void *page);
+void zsng_svc_movable_page_free(void *page);
+
+/*
+ * Deferred work (a workqueue item in the kernel): kick() runs @fn(@arg)
+ * soon in process context, once however often it was kicked before it
+ * ran; flush() waits until no run is pending or running; destroy() waits
+ * for a run in progress (a pending one may be dropped) and frees it.
+ * create() returns NULL without memory.
+ */
+void *zsng_svc_work_create(void (*fn)(void *arg), void *arg);
+void zsng_svc_work_kick(void *work);
+void zsng_svc_work_flush(void *work);
+void zsng_svc_work_destroy(void *work);
+
+/*
  * Handle slots: ZSNG_SLOT_SIZE bytes, as aligned, from one cache that
  * every pool shares (the kernel's slab "zsng_handle", like zsmalloc's
  * zs_handle), made when the module loads.

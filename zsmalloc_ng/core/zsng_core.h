@@ -15,9 +15,13 @@ extern "C" {
 
 struct zsng_core_pool;
 
-/* NULL for a policy or chain length out of range, or without memory. */
+/*
+ * NULL for a policy, chain length or flag (ZSNG_POOL_*) out of range, or
+ * without memory.
+ */
 struct zsng_core_pool *zsng_core_create(int policy,
-					unsigned int max_pages_per_zspage);
+					unsigned int max_pages_per_zspage,
+					unsigned int flags);
 void zsng_core_destroy(struct zsng_core_pool *pool);
 unsigned long zsng_core_malloc(struct zsng_core_pool *pool,
 			       unsigned long size, unsigned int gfp);
@@ -47,6 +51,17 @@ void zsng_core_pool_stats(struct zsng_core_pool *pool,
 const char *zsng_core_group_name(struct zsng_core_pool *pool,
 				 unsigned int group);
 int zsng_core_check(struct zsng_core_pool *pool);
+
+/*
+ * Page migration of movable pools (core/migrate.cpp), called by the service
+ * layer with the page locked; @owner is what zsng_svc_page_set_movable()
+ * recorded. isolate: 1 if the page may be migrated. migrate: copies @src to
+ * @dst and puts @dst in its place; 0, -ZSNG_EAGAIN (mapped and !@may_wait)
+ * or -ZSNG_EBUSY (the zspage is being freed). On 0 the caller hands @dst
+ * to migration with the same owner and takes @src back.
+ */
+int zsng_core_page_isolate(void *owner);
+int zsng_core_page_migrate(void *owner, void *src, void *dst, int may_wait);
 
 const char *zsng_core_policy_name(int policy);	/* NULL if unknown */
 int zsng_core_policy_from_name(const char *name);	/* -1 if unknown */

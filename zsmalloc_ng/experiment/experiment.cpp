@@ -186,8 +186,8 @@ int measure_class(Run &run, Pool *pool, u32 ci, const ClassStats &cs)
 int run_class(Run &run, u32 ci)
 {
 	int ret;
-	Pool *pool =
-		Pool::create(run.policy, zsng_svc_max_pages_per_zspage(), &ret);
+	Pool *pool = Pool::create(run.policy, zsng_svc_max_pages_per_zspage(),
+				  0, &ret);
 	ClassStats cs;
 
 	if (!pool)
@@ -203,7 +203,7 @@ int count_classes(Policy policy, u32 *nr_classes)
 {
 	int ret;
 	Pool *probe =
-		Pool::create(policy, zsng_svc_max_pages_per_zspage(), &ret);
+		Pool::create(policy, zsng_svc_max_pages_per_zspage(), 0, &ret);
 
 	if (!probe)
 		return ret;

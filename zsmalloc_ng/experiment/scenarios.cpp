@@ -29,7 +29,7 @@ int run_scenario(const Scenario &s, Policy policy, zsng_emit_fn emit, void *ctx)
 {
 	int ret;
 	Pool *pool =
-		Pool::create(policy, zsng_svc_max_pages_per_zspage(), &ret);
+		Pool::create(policy, zsng_svc_max_pages_per_zspage(), 0, &ret);
 	auto *a = zalloc_array<ScenarioArrays>(1);
 	ClassWork w = {};
 	Outcome o;

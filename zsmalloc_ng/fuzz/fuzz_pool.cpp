@@ -2,8 +2,10 @@
 /*
  * libFuzzer target: random operation sequences against a shadow model.
  *
- * The first byte picks the policy (and the chain limit); then each op is
- * one byte of opcode and a few bytes of argument. The shadow keeps, per
+ * The first byte picks the policy (and the chain limit), the second whether
+ * the pool is movable (the simulated migrator then moves random pages
+ * between operations); then each op is one byte of opcode and a few bytes
+ * of argument. The shadow keeps, per
  * live handle, its length and the seed of its contents, so every read,
  * every free and a periodic full sweep check every byte; zsng_core_check()
  * runs every 64 ops and at the end. Allocation failures are injected by
@@ -82,7 +84,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t next_seed = 1;
 	unsigned int ops = 0;
 
-	zsng_core_pool *pool = zsng_core_create(policy, max_pages);
+	bool movable = in.u8() & 1;
+	zsng_core_pool *pool = zsng_core_create(
+		policy, max_pages, movable ? ZSNG_POOL_MOVABLE : 0);
 	if (!pool)
 		__builtin_trap();
 	unsigned int nr = zsng_core_nr_classes(pool);
@@ -150,7 +154,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fill(pool, o, ZSNG_MM_RW);
 			break;
 		}
-		case 4: /* read */
+		case 4: /* read; op & 16: migrate a page first */
+			if (op & 16) {
+				bool any = zsng_user_movable_pages() > 0;
+				int r = zsng_user_migrate_one(in.u16(), op & 32);
+
+				/* Single-threaded: nothing is ever busy. */
+				if (any != (movable && !live.empty()) ||
+				    r != (any ? ZSNG_USER_MIGRATED :
+						ZSNG_USER_NOT_MOVABLE))
+					__builtin_trap();
+			}
 			if (!live.empty())
 				verify(pool, live[in.u16() % live.size()]);
 			break;

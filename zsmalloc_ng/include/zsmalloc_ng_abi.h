@@ -60,7 +60,9 @@ enum zsng_mapmode {
  * Errors the core returns (negated, or as an unsigned long handle), with
  * Linux's errno values.
  */
+#define ZSNG_EAGAIN 11
 #define ZSNG_ENOMEM 12
+#define ZSNG_EBUSY 16
 #define ZSNG_EINVAL 22
 #define ZSNG_MAX_ERRNO 4095
 
@@ -70,6 +72,14 @@ static inline int zsng_is_error(unsigned long handle)
 	return handle >= (unsigned long)-ZSNG_MAX_ERRNO;
 }
 
+/*
+ * Pool creation flags. ZSNG_POOL_MOVABLE: the zspage pages are allocated
+ * with the caller's __GFP_MOVABLE and the kernel's page migration may move
+ * them (the protocol is in core/migrate.cpp).
+ */
+#define ZSNG_POOL_MOVABLE 0x1u
+#define ZSNG_POOL_FLAGS ZSNG_POOL_MOVABLE
+
 /* A pool's counters; the core fills it, the kernel API hands it on. */
 struct zsng_pool_stats {
 	unsigned long pages_compacted;	/* pages freed by compaction */
@@ -77,6 +87,11 @@ struct zsng_pool_stats {
 	unsigned long pages_used;	/* pages held by zspages now */
 	unsigned long objs_allocated;	/* object slots in all zspages */
 	unsigned long objs_used;	/* slots holding a live object */
+	unsigned long pages_migrated;	/* pages the kernel's migration moved */
+	unsigned long migrate_refused;	/* migrations refused: busy */
+	unsigned long frees_deferred;	/* zspages freed later: a page locked */
+	unsigned long pages_deferred;	/* pages waiting for that now */
+	unsigned int movable;		/* ZSNG_POOL_MOVABLE was given */
 };
 
 /* One size class, as debugfs's classes table and the tests see it. */

@@ -2,6 +2,7 @@
 /*
  * /sys/kernel/debug/zsmalloc_ng/
  *   <pool>/classes  per-class table, like zsmalloc's, plus objs_moved
+ *   <pool>/stats    the pool's counters, one "name value" per line
  *   scenarios       read: runs the hand-computed compaction scenarios
  *   experiment      write "PATTERN POLICY SEED ZSPAGES_PER_CLASS", then
  *                   read: runs the fragmentation experiment in the kernel
@@ -126,6 +127,28 @@ static const struct file_operations experiment_fops = {
 	.release = single_release,
 };
 
+static int stats_show(struct seq_file *s, void *v)
+{
+	struct zsng_pool *pool = s->private;
+	struct zsng_pool_stats ps;
+
+	zsng_core_pool_stats(pool->core, &ps);
+	seq_printf(s, "policy %s\n",
+		   zsng_policy_name(zsng_core_policy(pool->core)));
+	seq_printf(s, "movable %u\n", ps.movable);
+	seq_printf(s, "pages_used %lu\n", ps.pages_used);
+	seq_printf(s, "objs_allocated %lu\n", ps.objs_allocated);
+	seq_printf(s, "objs_used %lu\n", ps.objs_used);
+	seq_printf(s, "pages_compacted %lu\n", ps.pages_compacted);
+	seq_printf(s, "objs_moved %lu\n", ps.objs_moved);
+	seq_printf(s, "pages_migrated %lu\n", ps.pages_migrated);
+	seq_printf(s, "migrate_refused %lu\n", ps.migrate_refused);
+	seq_printf(s, "frees_deferred %lu\n", ps.frees_deferred);
+	seq_printf(s, "pages_deferred %lu\n", ps.pages_deferred);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
 void zsng_debugfs_init(void)
 {
 	zsng_debugfs_root = debugfs_create_dir("zsmalloc_ng", NULL);
@@ -152,6 +175,7 @@ void zsng_debugfs_pool_add(struct zsng_pool *pool)
 	}
 	pool->debugfs_dir = dir;
 	debugfs_create_file("classes", 0444, dir, pool, &classes_fops);
+	debugfs_create_file("stats", 0444, dir, pool, &stats_fops);
 }
 
 void zsng_debugfs_pool_remove(struct zsng_pool *pool)

@@ -51,6 +51,11 @@ MODULE_PARM_DESC(max_pages_per_zspage,
 		 ", for pools created from now on (default: "
 		 __stringify(ZSNG_DEFAULT_CHAIN_PAGES) ")");
 
+static bool movable = true;
+module_param(movable, bool, 0644);
+MODULE_PARM_DESC(movable,
+		 "Pools created from now on let the kernel migrate their pages (default: Y)");
+
 /* The service the core reads when it creates a pool (core/svc.h). */
 unsigned int zsng_svc_max_pages_per_zspage(void)
 {
@@ -95,7 +100,8 @@ struct zsng_pool *zsng_create_pool(const char *name, int policy)
 	if (!pool)
 		return NULL;
 	pool->name = kstrdup(name, GFP_KERNEL);
-	pool->core = zsng_core_create(policy, zsng_svc_max_pages_per_zspage());
+	pool->core = zsng_core_create(policy, zsng_svc_max_pages_per_zspage(),
+				      READ_ONCE(movable) ? ZSNG_POOL_MOVABLE : 0);
 	if (!pool->name || !pool->core)
 		goto fail;
 	zsng_debugfs_pool_add(pool);
@@ -200,6 +206,8 @@ static int __init zsng_init(void)
 	/* What the core returns must mean what the kernel's errno means. */
 	BUILD_BUG_ON(ZSNG_ENOMEM != ENOMEM);
 	BUILD_BUG_ON(ZSNG_EINVAL != EINVAL);
+	BUILD_BUG_ON(ZSNG_EAGAIN != EAGAIN);
+	BUILD_BUG_ON(ZSNG_EBUSY != EBUSY);
 	if (max_pages_per_zspage < ZSNG_MIN_CHAIN_PAGES ||
 	    max_pages_per_zspage > ZSNG_MAX_CHAIN_PAGES) {
 		pr_err("max_pages_per_zspage=%u is outside %u..%u\n",

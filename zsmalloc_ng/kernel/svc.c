@@ -19,8 +19,9 @@
 static struct kmem_cache *zsng_handle_cache;
 
 /*
- * Pages must be directly addressable: the core keeps page addresses. Not
- * movable either: page migration of zspages is not implemented.
+ * Pages must be directly addressable: the core keeps page addresses. Only
+ * a movable pool's zspage pages keep __GFP_MOVABLE (movable.c); metadata
+ * and the pages of other pools cannot move.
  */
 static gfp_t zsng_gfp(unsigned int gfp)
 {
@@ -30,15 +31,26 @@ static gfp_t zsng_gfp(unsigned int gfp)
 }
 
 /* Every allocation first asks fault_inject.c. */
-void *zsng_svc_page_alloc(unsigned int gfp)
+static void *zsng_page_alloc(gfp_t gfp)
 {
 	struct page *page;
 
-	if (zsng_should_fail(zsng_gfp(gfp)))
+	if (zsng_should_fail(gfp))
 		return NULL;
-	page = alloc_page(zsng_gfp(gfp));
+	page = alloc_page(gfp);
 
 	return page ? page_address(page) : NULL;
+}
+
+void *zsng_svc_page_alloc(unsigned int gfp)
+{
+	return zsng_page_alloc(zsng_gfp(gfp));
+}
+
+void *zsng_svc_movable_page_alloc(unsigned int gfp)
+{
+	return zsng_page_alloc(zsng_gfp(gfp) |
+			       ((__force gfp_t)gfp & __GFP_MOVABLE));
 }
 
 void zsng_svc_page_free(void *page)

@@ -64,7 +64,7 @@ long creation_allocations(int policy)
 {
 	zsng_core_pool *pool = nullptr;
 	long n = allocations_of([&] {
-		pool = zsng_core_create(policy, ZSNG_DEFAULT_CHAIN_PAGES);
+		pool = zsng_core_create(policy, ZSNG_DEFAULT_CHAIN_PAGES, 0);
 	});
 
 	EXPECT_NE(pool, nullptr);
@@ -148,7 +148,7 @@ TEST_P(Faults, PoolCreation)
 		{
 			FailAfter arm(n);
 			pool = zsng_core_create(GetParam(),
-						ZSNG_DEFAULT_CHAIN_PAGES);
+						ZSNG_DEFAULT_CHAIN_PAGES, 0);
 		}
 		expect_outcome(n, total, pool == nullptr);
 		/* creation allocates metadata only */

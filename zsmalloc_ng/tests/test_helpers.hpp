@@ -12,6 +12,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "stamp.hpp"
 #include "svc.h"
@@ -40,9 +41,10 @@ constexpr unsigned long kENOMEM = (unsigned long)-ZSNG_ENOMEM;
 constexpr unsigned long kEINVAL = (unsigned long)-ZSNG_EINVAL;
 
 inline PoolPtr make_pool(int policy,
-			 unsigned int max_pages = ZSNG_DEFAULT_CHAIN_PAGES)
+			 unsigned int max_pages = ZSNG_DEFAULT_CHAIN_PAGES,
+			 unsigned int flags = 0)
 {
-	return PoolPtr(zsng_core_create(policy, max_pages));
+	return PoolPtr(zsng_core_create(policy, max_pages, flags));
 }
 
 /* Stamps an object through a write-only mapping (experiment/stamp.hpp). */
@@ -62,6 +64,20 @@ inline long first_bad_byte(zsng_core_pool *pool, unsigned long h,
 
 	zsng_core_unmap(pool, h);
 	return bad;
+}
+
+/* Waits (bounded: 2 s) until deferred frees released their pages. */
+inline bool deferred_drained(zsng_core_pool *pool)
+{
+	struct zsng_pool_stats ps;
+
+	for (int i = 0; i < 2000; i++) {
+		zsng_core_pool_stats(pool, &ps);
+		if (ps.pages_deferred == 0)
+			return true;
+		usleep(1000);
+	}
+	return false;
 }
 
 inline unsigned long class_size_of(zsng_core_pool *pool, unsigned long req)

@@ -318,11 +318,19 @@ TEST(PoolCreate, RejectsBadArguments)
 {
 	long allocs0 = zsng_user_live_allocs();
 
-	EXPECT_EQ(zsng_core_create(-1, ZSNG_DEFAULT_CHAIN_PAGES), nullptr);
-	EXPECT_EQ(zsng_core_create(kNrPolicies, ZSNG_DEFAULT_CHAIN_PAGES),
+	EXPECT_EQ(zsng_core_create(-1, ZSNG_DEFAULT_CHAIN_PAGES, 0), nullptr);
+	EXPECT_EQ(zsng_core_create(kNrPolicies, ZSNG_DEFAULT_CHAIN_PAGES, 0),
 		  nullptr);
-	EXPECT_EQ(zsng_core_create(kRatio, ZSNG_MIN_CHAIN_PAGES - 1), nullptr);
-	EXPECT_EQ(zsng_core_create(kRatio, ZSNG_MAX_CHAIN_PAGES + 1), nullptr);
+	EXPECT_EQ(zsng_core_create(kRatio, ZSNG_MIN_CHAIN_PAGES - 1, 0),
+		  nullptr);
+	EXPECT_EQ(zsng_core_create(kRatio, ZSNG_MAX_CHAIN_PAGES + 1, 0),
+		  nullptr);
+	EXPECT_EQ(zsng_core_create(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
+				   ZSNG_POOL_FLAGS + 1),
+		  nullptr);
+	EXPECT_EQ(zsng_core_create(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
+				   0x80000000u),
+		  nullptr);
 	EXPECT_EQ(zsng_user_live_allocs(), allocs0);
 	for (unsigned int max :
 	     { ZSNG_MIN_CHAIN_PAGES, ZSNG_MAX_CHAIN_PAGES }) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Concurrency: three threads allocate, write, map and free their own
- * objects while a fourth compacts the pool in a loop. Each worker checks
+ * objects while a fourth compacts the pool in a loop (and, on a movable
+ * pool, a fifth migrates its pages as the kernel would). Each worker checks
  * every byte of its objects on every access, so a move that races with a
  * mapper or a free shows up as a wrong byte, and the pool must be
  * consistent at the end. Bounded by operation counts, not time.
@@ -97,17 +98,23 @@ void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
 
 } // namespace
 
-class Stress : public ::testing::TestWithParam<int> {};
-
-TEST_P(Stress, AllocFreeMapWhileCompacting)
+/*
+ * The workers and the compactor on a pool of @policy; with @migrate also a
+ * simulated page migrator (user/movable_user.cpp) moving random pages of
+ * the movable pool, waiting for mappers or not, until the workers end.
+ */
+static void stress(int policy, bool migrate)
 {
 	long pages0 = zsng_user_live_pages(), allocs0 = zsng_user_live_allocs();
 	long warnings0 = zsng_user_warnings();
-	PoolPtr pool = make_pool(GetParam());
+	PoolPtr pool = make_pool(policy, ZSNG_DEFAULT_CHAIN_PAGES,
+				 migrate ? ZSNG_POOL_MOVABLE : 0);
 	std::atomic<int> running{ kWorkers };
 	std::vector<std::thread> threads;
 	WorkerResult res[kWorkers];
 	unsigned long compactions = 0, freed = 0;
+	long results[ZSNG_USER_FREED + 1] = {};
+	static_assert(ZSNG_USER_FREED > ZSNG_USER_NOT_ISOLATED);
 
 	ASSERT_NE(pool, nullptr);
 	for (int t = 0; t < kWorkers; t++)
@@ -130,9 +137,16 @@ TEST_P(Stress, AllocFreeMapWhileCompacting)
 				std::this_thread::yield();
 		}
 	});
+	std::thread migrator([&] {
+		std::mt19937_64 rng(11);
+
+		while (migrate && running.load())
+			results[zsng_user_migrate_one(rng(), rng() % 2)]++;
+	});
 	for (std::thread &t : threads)
 		t.join();
 	compactor.join();
+	migrator.join();
 
 	for (int t = 0; t < kWorkers; t++) {
 		EXPECT_EQ(res[t].bad, 0) << "worker " << t;
@@ -141,6 +155,7 @@ TEST_P(Stress, AllocFreeMapWhileCompacting)
 	}
 	EXPECT_GT(compactions, 0u);
 	EXPECT_EQ(zsng_core_check(pool.get()), 0);
+	EXPECT_TRUE(deferred_drained(pool.get()));
 	EXPECT_EQ(zsng_core_total_pages(pool.get()), 0u);
 
 	struct zsng_pool_stats ps;
@@ -148,11 +163,40 @@ TEST_P(Stress, AllocFreeMapWhileCompacting)
 	EXPECT_EQ(ps.objs_used, 0u);
 	EXPECT_EQ(ps.pages_compacted, freed);
 	printf("[ info ] %s: %lu compactions, %lu pages freed, %lu objects moved\n",
-	       policy_str(GetParam()), compactions, freed, ps.objs_moved);
+	       policy_str(policy), compactions, freed, ps.objs_moved);
+	if (migrate) {
+		EXPECT_GT(ps.pages_migrated, 0u);
+		EXPECT_EQ(ps.pages_migrated,
+			  (unsigned long)results[ZSNG_USER_MIGRATED]);
+		EXPECT_EQ(ps.migrate_refused,
+			  (unsigned long)(results[ZSNG_USER_BUSY] +
+					  results[ZSNG_USER_REFUSED]));
+		printf("[ info ] migrator: %ld moved, %ld busy, %ld refused, %ld locked, %ld gone, %lu frees deferred\n",
+		       results[ZSNG_USER_MIGRATED], results[ZSNG_USER_BUSY],
+		       results[ZSNG_USER_REFUSED] +
+			       results[ZSNG_USER_NOT_ISOLATED],
+		       results[ZSNG_USER_LOCKED],
+		       results[ZSNG_USER_NOT_MOVABLE] +
+			       results[ZSNG_USER_FREED],
+		       ps.frees_deferred);
+	}
 	pool.reset();
 	EXPECT_EQ(zsng_user_live_pages(), pages0);
 	EXPECT_EQ(zsng_user_live_allocs(), allocs0);
 	EXPECT_EQ(zsng_user_warnings(), warnings0);
+	EXPECT_EQ(zsng_user_movable_pages(), 0);
+}
+
+class Stress : public ::testing::TestWithParam<int> {};
+
+TEST_P(Stress, AllocFreeMapWhileCompacting)
+{
+	stress(GetParam(), false);
+}
+
+TEST_P(Stress, AllocFreeMapWhileCompactingAndMigrating)
+{
+	stress(GetParam(), true);
 }
 
 /* Two compactors at once: one of them returns 0 at once, nothing breaks. */

@@ -25,4 +25,33 @@ long zsng_user_live_allocs();
 long zsng_user_warnings();
 void zsng_user_set_max_pages(unsigned int n);
 
+/*
+ * The simulated page migrator (movable_user.cpp). get_movable_page()
+ * returns a page handed to migration and not yet freed (the @pick-th,
+ * modulo their number), with a reference the caller gives back through
+ * isolate() / migrate_isolated() or put_page(); NULL if there is none.
+ * isolate() and migrate_isolated() are mm/migrate.c's two steps;
+ * migrate_one() is both. @sync: may wait for mappers (not MIGRATE_ASYNC).
+ */
+enum zsng_user_migrate_result {
+	ZSNG_USER_MIGRATED,	/* moved to a new page */
+	ZSNG_USER_ISOLATED,	/* isolate(): ready for migrate_isolated() */
+	ZSNG_USER_LOCKED,	/* isolate(): the page lock was taken */
+	ZSNG_USER_NOT_MOVABLE,	/* no longer movable, or already isolated */
+	ZSNG_USER_NOT_ISOLATED,	/* isolate(): the core said no (freeing) */
+	ZSNG_USER_REFUSED,	/* the core said -EBUSY (freeing), or no new page */
+	ZSNG_USER_BUSY,		/* the core said -EAGAIN: mapped */
+	ZSNG_USER_FREED,	/* the owner took it back while isolated */
+};
+long zsng_user_movable_pages();
+void *zsng_user_get_movable_page(unsigned long pick);
+/* The same for the page holding @addr; NULL if it is not movable. */
+void *zsng_user_get_page_at(const void *addr);
+void zsng_user_put_page(void *page);
+int zsng_user_isolate(void *page);
+int zsng_user_migrate_isolated(void *page, int sync);
+int zsng_user_migrate_one(unsigned long pick, int sync);
+/* Times deferred work was kicked, in all pools. */
+long zsng_user_work_kicks();
+
 #endif

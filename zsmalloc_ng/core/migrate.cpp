@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page migration: the kernel's memory compaction (and memory offlining,
+ * CMA, ...) may move the pages of a movable pool's zspages, as upstream
+ * zsmalloc's have been since Linux 4.8. Without it every zspage page pins
+ * the pageblock it landed in, and a machine that has swapped for a while
+ * runs out of 2 MiB blocks.
+ *
+ * The kernel side is a struct movable_operations (kernel/movable.c): with
+ * the page locked, the kernel asks isolate, then migrate(dst, src), or
+ * putback if it gave up. The core sees none of it: it sees an owner (the
+ * Zspage the page was handed to migration with, zsng_svc_page_set_movable())
+ * and page addresses.
+ *
+ * How a page finds its zspage and pool: the service layer keeps the owner
+ * in the page (page->private); the Zspage names its Pool. Both stay valid
+ * while the page is locked, because freeing a zspage needs every one of its
+ * page locks (below), and a pool is destroyed only after its zspages.
+ *
+ * What a migration does (migrate(), under the pool lock): wait until the
+ * zspage is unmapped (mapcount 0: as compaction waits for a source) or, in
+ * MIGRATE_ASYNC, refuse with -EAGAIN; copy the 4 KiB; replace the address in
+ * the zspage's page array. Nothing else holds a page address: handles are
+ * {zspage, index}, object headers name handle slots, so handles stay valid
+ * and no object is touched. Every reader of zs->pages[] holds the pool lock
+ * or a mapcount it raised under the pool lock, so none can see a page being
+ * replaced, and no write can land in the old page after the copy.
+ *
+ * Lock order, with the page lock added:
+ *
+ *   page lock (the migrator's)  ->  pool lock  ->  mapcount (waited on)
+ *
+ * The pool lock holder never waits for a page lock: free_zspage() only
+ * tries them. If one is taken (a migrator is between isolate and migrate,
+ * or in the middle of one), the zspage is marked freeing and goes to the
+ * pool's deferred list; a work item (free_deferred(), no pool lock held)
+ * sleeps on each page lock, then gives the pages back. A freeing zspage's
+ * pages are never migrated (migrate() returns -EBUSY, which the kernel does
+ * not retry), so the pages the work item waits for are the zspage's pages.
+ * The work item may wait while a migrator holds one page and takes the pool
+ * lock: that migrator finds the zspage freeing and returns, never waiting
+ * for a page lock of ours.
+ *
+ * A zspage freed while one of its pages is isolated (the kernel holds a
+ * reference, not the lock): zsng_svc_movable_page_free() takes the page
+ * back from migration under its lock, so the kernel, which checks that
+ * under the same lock, puts the page back without calling us and drops
+ * the last reference itself.
+ *
+ * Pool destruction and module unload: destroy() frees every zspage (under
+ * the pool lock, as above), then flushes and destroys the work item and
+ * frees what is still deferred, sleeping on the page locks. When it
+ * returns, every page the pool had is either freed or taken back from
+ * migration under its lock, so no page names the module's
+ * movable_operations, and no callback is still running: each runs with the
+ * page lock held, which destroy() has since taken.
+ *
+ * Pages are handed to migration only when their zspage is fully built
+ * (alloc_zspage()), so a migration never copies a page the allocator is
+ * still writing without the lock.
+ */
+#include "pool_internal.hpp"
+
+namespace zsng
+{
+/*
+ * The kernel asks before it takes a page away to migrate it. A freeing
+ * zspage says no; the rest is checked again under the pool lock when the
+ * migration comes. The page lock keeps @zs alive; freeing is set under the
+ * pool lock, and a stale read only costs a refused migration.
+ */
+bool Pool::page_isolate(Zspage *zs)
+{
+	return !__atomic_load_n(&zs->freeing, __ATOMIC_RELAXED);
+}
+
+int Pool::page_migrate(Zspage *zs, void *src, void *dst, bool may_wait)
+{
+	return zs->pool->migrate(zs, src, dst, may_wait);
+}
+
+int Pool::migrate(Zspage *zs, void *src, void *dst, bool may_wait)
+{
+	SizeClass *c = &classes_[zs->class_idx];
+	int ret = -ZSNG_EINVAL;
+
+	zsng_svc_lock(lock_);
+	if (zs->freeing) {
+		ret = -ZSNG_EBUSY;
+		goto refused;
+	}
+	if (__atomic_load_n(&zs->mapcount, __ATOMIC_ACQUIRE)) {
+		ret = -ZSNG_EAGAIN;
+		if (!may_wait)
+			goto refused;
+		/* New mappers need the lock; current ones do not sleep. */
+		wait_unmapped(zs);
+	}
+	for (u32 i = 0; i < c->pages_per_zspage; i++) {
+		if (zs->pages[i] != src)
+			continue;
+		__builtin_memcpy(dst, src, kPageSize);
+		zs->pages[i] = dst;
+		pages_migrated_++;
+		zsng_svc_unlock(lock_);
+		return 0;
+	}
+	/* The owner in the page and the zspage disagree: a bug. */
+	ZSNG_WARN_ON(true);
+refused:
+	migrate_refused_++;
+	zsng_svc_unlock(lock_);
+	return ret;
+}
+
+void Pool::run_deferred(void *pool)
+{
+	static_cast<Pool *>(pool)->free_deferred();
+}
+
+/* May sleep on page locks; takes the pool lock only to unlink and count. */
+void Pool::free_deferred()
+{
+	for (;;) {
+		Zspage *zs;
+		SizeClass *c;
+
+		zsng_svc_lock(lock_);
+		if (deferred_.empty()) {
+			zsng_svc_unlock(lock_);
+			return;
+		}
+		zs = zspage_of(deferred_.next);
+		zs->list.del();
+		zsng_svc_unlock(lock_);
+
+		c = &classes_[zs->class_idx];
+		for (u32 i = 0; i < c->pages_per_zspage; i++)
+			zsng_svc_page_lock(zs->pages[i]);
+		release_pages(c, zs);
+
+		zsng_svc_lock(lock_);
+		pages_deferred_ -= c->pages_per_zspage;
+		add_relaxed(pages_used_, -(long)c->pages_per_zspage);
+		zsng_svc_unlock(lock_);
+	}
+}
+
+} // namespace zsng
