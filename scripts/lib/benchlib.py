@@ -31,7 +31,8 @@ from measure import MinistatError, ministat_values, parse_ministat, read_json, w
 DIRECTIONS = [
     (r"(^|_)per_s$", +1),
     (r"(^|_)(bw|bw_MBps|MBps|iops|ops_per_sec|frac_memcpy)$", +1),
-    (r"^(pages_freed|pages_compacted)$", +1),
+    (r"^(pages_freed|pages_compacted|free_2m_blocks|pages_migrated|pgmigrate_success)$", +1),
+    (r"^unmovable_pageblocks$", -1),
     (r"^clat_p\d+(_us)?$", -1),
     (r"(_us|_ms|_ns|_s)$", -1),
     (r"^(lat|time|elapsed)", -1),

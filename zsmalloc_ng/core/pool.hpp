@@ -20,21 +20,28 @@
  *               malloc and free asks), and counters.
  *   Zspage      a descriptor allocated beside its pages: the page addresses,
  *               inuse, the first free object index, the fullness group it
- *               is listed in, and mapcount (mappers of its objects right
- *               now). struct page is never touched: the C++ side cannot see
- *               it, and no page field is needed.
+ *               is listed in, mapcount (mappers of its objects right now)
+ *               and its pool. struct page is never touched: the C++ side
+ *               cannot see it; a movable pool's pages record their zspage
+ *               through the service layer (migrate.cpp).
  *   HandleSlot  what a handle points to: {zspage, object index}. Compaction
  *               rewrites the slot; the handle (its address) never changes.
  *
  * Where the rest is written down: the object layout in pool_internal.hpp,
  * allocation and mapping in pool.cpp, the fullness groups in groups.cpp
- * (the policies in policy.hpp), compaction in compaction.cpp, statistics
- * and the consistency checker in stats.cpp.
+ * (the policies in policy.hpp), compaction in compaction.cpp, page
+ * migration in migrate.cpp, statistics and the consistency checker in
+ * stats.cpp.
  *
  * Lock order
  *
  *   map area (per-CPU local_lock)  ->  pool lock (spinlock)
  *                                  ->  a zspage's mapcount (atomic, waited on)
+ *   page lock (a migrator's)       ->  pool lock  ->  mapcount
+ *
+ * The page lock is the kernel's, held while it isolates or migrates one of
+ * a movable pool's pages; nothing under the pool lock waits for one
+ * (migrate.cpp: freeing only tries them and defers).
  *
  * The map area is the per-CPU buffer of zsng_svc_map_begin(): map(),
  * write() and store() take it first (it pins the CPU, so the mapper does

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fragmenter: the pageblocks workload's process (scripts/bench pageblocks,
+ * issue 12's scenario). Run inside a memory cgroup whose memory.max is well
+ * below MIB, it writes MIB MiB of mixed-size data (each page a
+ * pseudo-random run of 256..3840 bytes, the rest a pattern, so lz4 sizes
+ * spread over most size classes) with MADV_NOHUGEPAGE, so most of it goes
+ * out to the swap device; then it frees a pseudo-random half of the pages
+ * (MADV_DONTNEED: their swap slots are freed, leaving the device's zspages
+ * half used), creates DONEFILE and waits.
+ *
+ * On SIGUSR1 it reads back every page it kept (swapping them in), prints
+ * "verified=1 kept=N" (or verified=0) and creates DONEFILE.verified; on
+ * SIGTERM it exits. Built static on the host, run in the VM.
+ *
+ *   fragmenter MIB SEED DONEFILE
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define PAGE 4096
+
+static volatile sig_atomic_t verify_requested;
+
+static void on_usr1(int sig)
+{
+	verify_requested = 1;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ (x >> 33);
+}
+
+static void fill(uint64_t *p, uint64_t idx, uint64_t seed)
+{
+	uint64_t x = mix(idx ^ seed) | 1;
+	size_t random_words = (256 + mix(idx + seed) % 15 * 256) / 8, i;
+
+	for (i = 0; i < random_words; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		p[i] = x;
+	}
+	for (; i < PAGE / 8; i++)
+		p[i] = idx;
+}
+
+static int kept(uint64_t idx, uint64_t seed)
+{
+	return mix(idx * 31 + seed) & 1;
+}
+
+static void touch(const char *path)
+{
+	int fd = open(path, O_CREAT | O_WRONLY, 0644);
+
+	if (fd >= 0)
+		close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	static uint64_t want[PAGE / 8];
+	unsigned long mib, npages, n, nkept = 0, bad = 0;
+	uint64_t seed;
+	char done[4096];
+	sigset_t usr1, waiting;
+	char *buf;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: fragmenter MIB SEED DONEFILE\n");
+		return 2;
+	}
+	mib = strtoul(argv[1], NULL, 0);
+	seed = strtoull(argv[2], NULL, 0);
+	npages = mib * 256;
+	/* Blocked until sigsuspend(), so an early SIGUSR1 is not lost. */
+	signal(SIGUSR1, on_usr1);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &waiting);
+	buf = mmap(NULL, npages * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	madvise(buf, npages * PAGE, MADV_NOHUGEPAGE);
+	for (n = 0; n < npages; n++)
+		fill((uint64_t *)(buf + n * PAGE), n, seed);
+	for (n = 0; n < npages; n++) {
+		if (kept(n, seed))
+			nkept++;
+		else
+			madvise(buf + n * PAGE, PAGE, MADV_DONTNEED);
+	}
+	printf("written=%lu kept=%lu\n", npages, nkept);
+	fflush(stdout);
+	touch(argv[3]);
+	while (!verify_requested)
+		sigsuspend(&waiting);
+	for (n = 0; n < npages; n++) {
+		if (!kept(n, seed))
+			continue;
+		fill(want, n, seed);
+		if (memcmp(buf + n * PAGE, want, PAGE))
+			bad++;
+	}
+	printf("verified=%d kept=%lu bad=%lu\n", bad == 0, nkept, bad);
+	fflush(stdout);
+	snprintf(done, sizeof(done), "%s.verified", argv[3]);
+	touch(done);
+	pause();
+	return bad ? 1 : 0;
+}
