@@ -157,7 +157,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 4: /* read; op & 16: migrate a page first */
 			if (op & 16) {
 				bool any = zsng_user_movable_pages() > 0;
-				int r = zsng_user_migrate_one(in.u16(), op & 32);
+				int r = zsng_user_migrate_one(in.u16(),
+							      op & 32);
 
 				/* Single-threaded: nothing is ever busy. */
 				if (any != (movable && !live.empty()) ||

@@ -8,7 +8,8 @@
  *
  * A movable page holds its owner (the core's zspage) in page->private. It
  * is handed to migration with __SetPageMovable() and taken back with
- * __ClearPageMovable(), both under the page lock, as the kernel asks: from
+ * __ClearPageMovable() (compat/migrate.h), both under the page lock, as
+ * the kernel asks: from
  * then on the kernel, which checks under the same lock, does not call us
  * for that page again. That is what makes rmmod safe once every pool is
  * destroyed: no page names zsng_movable_ops any more.
@@ -46,9 +47,9 @@ static int zsng_page_migrate(struct page *dst, struct page *src,
 	/* @dst is ours now: our reference, owner and ops. */
 	get_page(dst);
 	set_page_private(dst, (unsigned long)owner);
-	__SetPageMovable(dst, &zsng_movable_ops);
+	compat_set_page_movable(dst, &zsng_movable_ops);
 	/* @src is not: the kernel drops its own reference, which frees it. */
-	__ClearPageMovable(src);
+	compat_clear_page_movable(src);
 	set_page_private(src, 0);
 	put_page(src);
 	return MIGRATEPAGE_SUCCESS;
@@ -72,7 +73,7 @@ void zsng_svc_page_set_movable(void *addr, void *owner)
 	/* Nobody else knows this page yet: the lock is free. */
 	WARN_ON(!trylock_page(page));
 	set_page_private(page, (unsigned long)owner);
-	__SetPageMovable(page, &zsng_movable_ops);
+	compat_set_page_movable(page, &zsng_movable_ops);
 	unlock_page(page);
 }
 
@@ -96,7 +97,7 @@ void zsng_svc_movable_page_free(void *addr)
 {
 	struct page *page = virt_to_page(addr);
 
-	__ClearPageMovable(page);
+	compat_clear_page_movable(page);
 	set_page_private(page, 0);
 	unlock_page(page);
 	put_page(page);

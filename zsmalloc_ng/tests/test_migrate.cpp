@@ -100,8 +100,8 @@ TEST_F(Migrate, NonMovablePoolHandsNoPageToMigration)
 /* Every page moves, several times; handles, bytes and counts stay. */
 TEST_F(Migrate, EveryPageMovesAndTheDataStays)
 {
-	PoolPtr pool = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-				 ZSNG_POOL_MOVABLE);
+	PoolPtr pool =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_MOVABLE);
 	std::vector<Obj> objs = fill(pool.get(), 700, 100);
 	unsigned long pages = zsng_core_total_pages(pool.get());
 	long migrated = 0;
@@ -138,8 +138,8 @@ TEST_F(Migrate, EveryPageMovesAndTheDataStays)
 /* A mapped zspage: async migration is refused, sync waits for unmap. */
 TEST_F(Migrate, MappedZspageIsRefusedAsyncAndWaitedForSync)
 {
-	PoolPtr pool = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-				 ZSNG_POOL_MOVABLE);
+	PoolPtr pool =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_MOVABLE);
 	std::vector<Obj> objs = fill(pool.get(), 1, 7);
 	auto *p = static_cast<unsigned char *>(
 		zsng_core_map(pool.get(), objs[0].h, ZSNG_MM_RW));
@@ -171,8 +171,8 @@ TEST_F(Migrate, MappedZspageIsRefusedAsyncAndWaitedForSync)
 /* Freed while isolated: the kernel finds the page taken back and drops it. */
 TEST_F(Migrate, ZspageFreedWhileAPageIsIsolated)
 {
-	PoolPtr pool = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-				 ZSNG_POOL_MOVABLE);
+	PoolPtr pool =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_MOVABLE);
 	std::vector<Obj> objs = fill(pool.get(), 1, 3);
 	void *page = zsng_user_get_movable_page(0);
 
@@ -191,8 +191,8 @@ TEST_F(Migrate, ZspageFreedWhileAPageIsIsolated)
  */
 TEST_F(Migrate, ZspageFreedWhileAPageIsLockedIsDeferred)
 {
-	PoolPtr pool = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-				 ZSNG_POOL_MOVABLE);
+	PoolPtr pool =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_MOVABLE);
 	std::vector<Obj> objs = fill(pool.get(), 1, 5);
 	unsigned long pages = zsng_core_total_pages(pool.get());
 	void *locked = zsng_user_get_movable_page(0);
@@ -226,8 +226,8 @@ TEST_F(Migrate, ZspageFreedWhileAPageIsLockedIsDeferred)
 /* A migration that comes after the free was deferred is refused. */
 TEST_F(Migrate, IsolatedPageOfAFreeingZspageIsNotMigrated)
 {
-	PoolPtr pool = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-				 ZSNG_POOL_MOVABLE);
+	PoolPtr pool =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_MOVABLE);
 	std::vector<Obj> objs = fill(pool.get(), 1, 5);
 	void *page = zsng_user_get_movable_page(0);
 
@@ -247,8 +247,8 @@ TEST_F(Migrate, IsolatedPageOfAFreeingZspageIsNotMigrated)
 /* destroy() waits for a page a migrator holds, then nothing is movable. */
 TEST_F(Migrate, DestroyWaitsForALockedPage)
 {
-	zsng_core_pool *pool = zsng_core_create(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-						ZSNG_POOL_MOVABLE);
+	zsng_core_pool *pool = zsng_core_create(
+		kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_MOVABLE);
 	std::vector<Obj> objs = fill(pool, 300, 11);
 	void *locked = zsng_user_get_movable_page(5);
 	std::atomic<bool> done{ false };
