@@ -212,7 +212,8 @@ void Pool::free_zspage(SizeClass *c, Zspage *zs)
 				continue;
 			while (i--)
 				zsng_svc_page_unlock(zs->pages[i]);
-			zs->freeing = true;
+			/* page_isolate() reads it without the pool lock. */
+			__atomic_store_n(&zs->freeing, true, __ATOMIC_RELAXED);
 			deferred_.add_tail(&zs->list);
 			pages_deferred_ += c->pages_per_zspage;
 			frees_deferred_++;
