@@ -16,11 +16,6 @@ DBG=/sys/kernel/debug/zsmalloc_ng
 CG=/sys/fs/cgroup/zng-migrate
 MNT=/mnt/zng-migrate
 
-# pool_stat POOL NAME: a counter of debugfs's <pool>/stats
-pool_stat() {
-	awk -v k="$2" '$1 == k { print $2 }' "$DBG/$1/stats"
-}
-
 compact_memory() {
 	echo 1 > /proc/sys/vm/compact_memory
 }

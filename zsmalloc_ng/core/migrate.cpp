@@ -79,38 +79,46 @@ int Pool::page_migrate(Zspage *zs, void *src, void *dst, bool may_wait)
 	return zs->pool->migrate(zs, src, dst, may_wait);
 }
 
+/* Which of @zs's pages is @page, or pages_per_zspage. */
+static u32 page_index(const SizeClass *c, const Zspage *zs, const void *page)
+{
+	u32 i = 0;
+
+	while (i < c->pages_per_zspage && zs->pages[i] != page)
+		i++;
+	return i;
+}
+
 int Pool::migrate(Zspage *zs, void *src, void *dst, bool may_wait)
 {
 	SizeClass *c = &classes_[zs->class_idx];
-	int ret = -ZSNG_EINVAL;
+	bool mapped;
+	u32 i;
+	int ret = 0;
 
 	zsng_svc_lock(lock_);
-	if (zs->freeing) {
+	mapped = __atomic_load_n(&zs->mapcount, __ATOMIC_ACQUIRE);
+	i = page_index(c, zs, src);
+	if (zs->freeing)
 		ret = -ZSNG_EBUSY;
-		goto refused;
-	}
-	if (__atomic_load_n(&zs->mapcount, __ATOMIC_ACQUIRE)) {
+	else if (mapped && !may_wait)
 		ret = -ZSNG_EAGAIN;
-		if (!may_wait)
-			goto refused;
-		/* New mappers need the lock; current ones do not sleep. */
-		wait_unmapped(zs);
-	}
-	for (u32 i = 0; i < c->pages_per_zspage; i++) {
-		if (zs->pages[i] != src)
-			continue;
-		__builtin_memcpy(dst, src, kPageSize);
-		zs->pages[i] = dst;
-		pages_migrated_++;
-		zsng_svc_unlock(lock_);
-		return 0;
-	}
 	/* The owner in the page and the zspage disagree: a bug. */
-	ZSNG_WARN_ON(true);
-refused:
-	migrate_refused_++;
+	else if (ZSNG_WARN_ON(i == c->pages_per_zspage))
+		ret = -ZSNG_EINVAL;
+	if (ret) {
+		migrate_refused_++;
+		zsng_svc_unlock(lock_);
+		return ret;
+	}
+	/* New mappers need the lock; current ones do not sleep. */
+	if (mapped)
+		wait_unmapped(zs);
+	__builtin_memcpy(dst, src, kPageSize);
+	zs->pages[i] = dst;
+	pages_migrated_++;
 	zsng_svc_unlock(lock_);
-	return ret;
+	return 0;
 }
 
 void Pool::run_deferred(void *pool)

@@ -129,6 +129,12 @@ zram_ng_reload() {
 	modprobe zram_ng "$@"
 }
 
+# pool_stat POOL NAME: a counter of zsmalloc_ng's debugfs <pool>/stats,
+# e.g. "pool_stat zram_ng0 pages_migrated" (empty if there is no such pool)
+pool_stat() {
+	awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/zsmalloc_ng/$1/stats" 2>/dev/null
+}
+
 # vmstat_get KEY: print a /proc/vmstat counter, e.g. "vmstat_get pswpout"
 vmstat_get() {
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
