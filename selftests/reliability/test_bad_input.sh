@@ -97,7 +97,7 @@ init   allocator_policy EINVAL "RATIO"
 '
 
 ktap_header
-ktap_plan 145
+ktap_plan 147
 
 zng_fresh
 state() {
@@ -158,6 +158,12 @@ echo ratio >$ZP/default_policy
 ktap_result "default_policy [ratio + 40 spaces + junk]: EINVAL" \
 	write_expect_errno EINVAL "ratio                                        junk" $ZP/default_policy
 echo ratio >$ZP/default_policy
+movable_refused() {	# movable_refused VALUE: EINVAL, and movable stays Y
+	write_expect_errno EINVAL "$1" $ZP/movable && [ "$(cat $ZP/movable)" = Y ]
+}
+for v in maybe 2; do
+	ktap_result "movable [$v]: EINVAL, still Y" movable_refused "$v"
+done
 
 # At load: each refused value leaves nothing loaded.
 rmmod zram_ng
