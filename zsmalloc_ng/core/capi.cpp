@@ -131,6 +131,12 @@ int zsng_core_page_migrate(void *owner, void *src, void *dst, int may_wait)
 				  may_wait);
 }
 
+long zsng_core_reclaim(struct zsng_core_pool *pool, zsng_evict_fn evict,
+		       void *ctx)
+{
+	return P(pool)->reclaim(evict, ctx);
+}
+
 int zsng_core_check(struct zsng_core_pool *pool)
 {
 	return P(pool)->check_consistency() ? 0 : -1;

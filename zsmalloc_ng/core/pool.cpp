@@ -70,12 +70,20 @@ bool Pool::init(Policy policy, u32 max_pages, u32 flags)
 	bool ok;
 
 	policy_ = policy;
+	flags_ = flags;
 	movable_ = flags & ZSNG_POOL_MOVABLE;
+	lru_ = flags & ZSNG_POOL_LRU;
+	auto_compact_ = flags & ZSNG_POOL_AUTO_COMPACT;
 	deferred_.init();
+	lru_list_.init();
+	reclaiming_.init();
 	lock_ = zsng_svc_lock_create();
 	if (lock_ && movable_)
 		deferred_work_ = zsng_svc_work_create(run_deferred, this);
-	ok = lock_ && (!movable_ || deferred_work_) && geo &&
+	if (lock_ && auto_compact_)
+		compact_work_ = zsng_svc_work_create(run_auto_compact, this);
+	ok = lock_ && (!movable_ || deferred_work_) &&
+	     (!auto_compact_ || compact_work_) && geo &&
 	     init_classes(geo,
 			  build_class_table(max_pages, geo, slot_to_class_));
 	zsng_svc_free(geo);
@@ -104,6 +112,10 @@ bool Pool::init_classes(const ClassGeometry *geo, u32 nr)
 
 void Pool::destroy()
 {
+	/* A self-compaction may be running: let it finish, start no other. */
+	if (compact_work_)
+		zsng_svc_work_destroy(compact_work_);
+	compact_work_ = nullptr;
 	/* A migrator may still reach a movable pool's zspages: lock. */
 	if (lock_)
 		zsng_svc_lock(lock_);
@@ -164,7 +176,8 @@ u32 Pool::class_index(ulong size) const
 
 Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 {
-	ulong bytes = sizeof(Zspage) + sizeof(void *) * c->pages_per_zspage;
+	ulong bytes = sizeof(Zspage) + sizeof(void *) * c->pages_per_zspage +
+		      (lru_ ? sizeof(LruLink) : 0);
 	Zspage *zs = static_cast<Zspage *>(zsng_svc_zalloc(bytes, gfp));
 
 	if (!zs)
@@ -180,6 +193,10 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 		}
 	}
 	zs->list.init();
+	if (lru_) {
+		lru_link(c, zs)->node.init();
+		lru_link(c, zs)->zs = zs;
+	}
 	zs->freeobj = 0;
 	zs->class_idx = (u16)(c - classes_);
 	zs->pool = this;
@@ -206,6 +223,8 @@ void Pool::free_zspage(SizeClass *c, Zspage *zs)
 {
 	ZSNG_WARN_ON(zs->inuse || zs->mapcount);
 	c->zspages--;
+	if (lru_)
+		lru_link(c, zs)->node.del();
 	if (movable_) {
 		for (u32 i = 0; i < c->pages_per_zspage; i++) {
 			if (zsng_svc_page_trylock(zs->pages[i]))
@@ -309,6 +328,8 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	if (zs) {
 		obj_malloc(c, zs, slot);
 		fix_group(c, zs);
+		if (lru_)
+			lru_touch(c, zs);
 		goto out;
 	}
 	zsng_svc_unlock(lock_);
@@ -329,6 +350,8 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	insert_zspage(c, zs);
 	c->zspages++;
 	add_relaxed(pages_used_, c->pages_per_zspage);
+	if (lru_)
+		lru_touch(c, zs);
 out:
 	if (pinned) {
 		__atomic_fetch_add(&zs->mapcount, 1, __ATOMIC_ACQUIRE);
@@ -346,6 +369,7 @@ ulong Pool::malloc(ulong size, u32 gfp)
 void Pool::free(ulong handle)
 {
 	HandleSlot *slot = reinterpret_cast<HandleSlot *>(handle);
+	bool keep_slot = false, compact = false;
 	Zspage *zs;
 	SizeClass *c;
 
@@ -355,14 +379,25 @@ void Pool::free(ulong handle)
 	zs = slot->zspage;
 	c = &classes_[zs->class_idx];
 	obj_free(c, zs, slot->idx);
-	if (zs->inuse == 0) {
+	if (lru_ && lru_link(c, zs)->reclaiming) {
+		/* reclaim.cpp: the bytes and an evicted handle stay. */
+		LruLink *l = lru_link(c, zs);
+
+		keep_slot = l->evicting == slot;
+		if (keep_slot)
+			l->evict_freed = true;
+	} else if (zs->inuse == 0) {
 		remove_zspage(c, zs);
 		free_zspage(c, zs);
 	} else {
 		fix_group(c, zs);
+		compact = auto_compact_ && auto_compact_due(c);
 	}
 	zsng_svc_unlock(lock_);
-	zsng_svc_slot_free(slot);
+	if (!keep_slot)
+		zsng_svc_slot_free(slot);
+	if (compact)
+		zsng_svc_work_kick(compact_work_);
 }
 
 /*

@@ -156,6 +156,16 @@ class Pool {
 		return movable_;
 	}
 
+	/*
+	 * Reclaim (ZSNG_POOL_LRU; reclaim.cpp): evicts the objects of the
+	 * least recently allocated zspage through @evict, which must free
+	 * each handle it succeeds on. Returns the pages freed, -ZSNG_EAGAIN
+	 * when kReclaimTries zspages kept objects, -ZSNG_EINVAL for a pool
+	 * without an LRU or with nothing to reclaim. May sleep if @evict does.
+	 */
+	using EvictFn = int (*)(void *ctx, ulong handle);
+	long reclaim(EvictFn evict, void *ctx);
+
     private:
 	Pool() = default;
 	bool init(Policy policy, u32 max_pages, u32 flags);
@@ -186,6 +196,12 @@ class Pool {
 	void move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst);
 	ulong can_compact(SizeClass *c);
 
+	void lru_touch(SizeClass *c, Zspage *zs);
+	Zspage *lru_take();
+	long reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx);
+	bool auto_compact_due(SizeClass *c);
+	static void run_auto_compact(void *pool);
+
 	ulong release_src(SizeClass *c, Zspage *src);
 	void yield_lock();
 	ulong compact_reworked(SizeClass *c);
@@ -210,6 +226,18 @@ class Pool {
 	ulong frees_deferred_ = 0;
 	ulong pages_migrated_ = 0;
 	ulong migrate_refused_ = 0;
+	/* Reclaim and self-compaction (reclaim.cpp); under the lock. */
+	u32 flags_ = 0;
+	bool lru_ = false;
+	bool auto_compact_ = false;
+	ListNode lru_list_ = {}; /* head: newest allocation; tail: reclaimed */
+	ListNode reclaiming_ = {}; /* LruLinks of the zspages being reclaimed */
+	void *compact_work_ = nullptr;
+	ulong pages_reclaiming_ = 0;
+	ulong pages_reclaimed_ = 0;
+	ulong objs_evicted_ = 0;
+	ulong evict_failed_ = 0;
+	ulong auto_compactions_ = 0; /* atomic */
 };
 
 } // namespace zsng

@@ -7,6 +7,8 @@
  *   compaction.cpp  the two compaction loops
  *   stats.cpp       statistics and the consistency checker
  *   migrate.cpp     page migration and the deferred free of movable pages
+ *   reclaim.cpp     the LRU, reclaim through an evict callback, and
+ *                   self-compaction
  *
  * Object layout inside a zspage: object i starts at byte i * size of the
  * chain. Its first 8 bytes are the header:
@@ -69,6 +71,26 @@ struct Zspage {
 	HandleSlot *huge_slot;
 	void *pages[]; /* pages_per_zspage addresses */
 };
+
+/*
+ * An LRU pool's zspages carry this after their page addresses (pools
+ * without ZSNG_POOL_LRU do not allocate it); reclaim.cpp. Under the lock.
+ */
+struct LruLink {
+	ListNode node; /* the pool's LRU list; self-linked while reclaiming */
+	Zspage *zs;
+	HandleSlot *evicting; /* the handle evict() has now, or nullptr */
+	bool evict_freed; /* ... freed meanwhile: reclaim gives the slot back */
+	bool reclaiming; /* on no list: free() leaves the zspage alone */
+};
+inline LruLink *lru_link(const SizeClass *c, Zspage *zs)
+{
+	return reinterpret_cast<LruLink *>(&zs->pages[c->pages_per_zspage]);
+}
+inline LruLink *lru_link_of(ListNode *n)
+{
+	return ZSNG_CONTAINER_OF(n, LruLink, node);
+}
 
 /* Where object @idx's bytes are: page index and offset in that page. */
 struct ObjPos {

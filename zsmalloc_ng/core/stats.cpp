@@ -46,7 +46,12 @@ void Pool::stats(PoolStats *out)
 	out->objs_allocated = 0;
 	out->objs_used = 0;
 	out->movable = movable_;
+	out->flags = flags_;
+	out->auto_compactions = read_once(auto_compactions_);
 	zsng_svc_lock(lock_);
+	out->objs_evicted = objs_evicted_;
+	out->evict_failed = evict_failed_;
+	out->pages_reclaimed = pages_reclaimed_;
 	out->pages_migrated = pages_migrated_;
 	out->migrate_refused = migrate_refused_;
 	out->frees_deferred = frees_deferred_;
@@ -88,7 +93,7 @@ u32 Pool::class_inuse_counts(u32 idx, u32 *out, u32 max)
 bool Pool::check_consistency()
 {
 	bool ok = true;
-	ulong pages = 0;
+	ulong pages = 0, lru_listed = 0, reclaiming = 0;
 
 	zsng_svc_lock(lock_);
 	for (u32 i = 0; i < nr_classes_; i++) {
@@ -138,6 +143,19 @@ bool Pool::check_consistency()
 				shown[zs->shown]++;
 			}
 		}
+		lru_listed += zspages;
+		/* Reclaim holds zspages on no group list (reclaim.cpp). */
+		for (ListNode *p = reclaiming_.next; p != &reclaiming_;
+		     p = p->next) {
+			Zspage *zs = lru_link_of(p)->zs;
+
+			if (zs->class_idx != i)
+				continue;
+			CHECK(lru_link(c, zs)->reclaiming);
+			zspages++;
+			used += zs->inuse;
+			reclaiming += c->pages_per_zspage;
+		}
 		CHECK(zspages == c->zspages);
 		CHECK(used == c->obj_used);
 		for (u32 g = 0; g < kMaxShownGroups; g++)
@@ -156,6 +174,17 @@ bool Pool::check_consistency()
 		}
 		/* free_deferred() counts one off only once it is released. */
 		CHECK(deferred <= pages_deferred_);
+	}
+	CHECK(reclaiming == pages_reclaiming_);
+	if (lru_) {
+		ulong n = 0;
+
+		for (ListNode *p = lru_list_.next; p != &lru_list_;
+		     p = p->next) {
+			CHECK(!lru_link_of(p)->reclaiming);
+			CHECK(++n <= lru_listed);
+		}
+		CHECK(n == lru_listed);
 	}
 	CHECK(pages + pages_deferred_ == read_once(pages_used_));
 out:

@@ -63,6 +63,18 @@ int zsng_core_check(struct zsng_core_pool *pool);
 int zsng_core_page_isolate(void *owner);
 int zsng_core_page_migrate(void *owner, void *src, void *dst, int may_wait);
 
+/*
+ * Reclaim of an ZSNG_POOL_LRU pool (core/reclaim.cpp): the objects of the
+ * least recently allocated zspage go to @evict, which writes one back and
+ * frees its handle, returning 0, or fails with a negative errno. Called
+ * without the pool lock, so it may sleep and free handles. Returns the
+ * pages freed, -ZSNG_EAGAIN if 8 zspages kept objects, -ZSNG_EINVAL with
+ * nothing to reclaim or no LRU.
+ */
+typedef int (*zsng_evict_fn)(void *ctx, unsigned long handle);
+long zsng_core_reclaim(struct zsng_core_pool *pool, zsng_evict_fn evict,
+		       void *ctx);
+
 const char *zsng_core_policy_name(int policy);	/* NULL if unknown */
 int zsng_core_policy_from_name(const char *name);	/* -1 if unknown */
 

@@ -73,12 +73,24 @@ static inline int zsng_is_error(unsigned long handle)
 }
 
 /*
- * Pool creation flags. ZSNG_POOL_MOVABLE: the zspage pages are allocated
- * with the caller's __GFP_MOVABLE and the kernel's page migration may move
- * them (the protocol is in core/migrate.cpp).
+ * Pool creation flags.
+ * ZSNG_POOL_MOVABLE: the zspage pages are allocated with the caller's
+ *   __GFP_MOVABLE and the kernel's page migration may move them (the
+ *   protocol is in core/migrate.cpp).
+ * ZSNG_POOL_LRU: the zspages are kept in the order of their last
+ *   allocation, and zsng_core_reclaim() evicts the oldest one's objects
+ *   through a callback (zswap's writeback; core/reclaim.cpp).
+ * ZSNG_POOL_AUTO_COMPACT: the pool compacts itself, in a work item, when a
+ *   free leaves a class with ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain and
+ *   at least 1/ZSNG_AUTO_COMPACT_RATIO of its pages (for users that never
+ *   call compact, such as zswap).
  */
 #define ZSNG_POOL_MOVABLE 0x1u
-#define ZSNG_POOL_FLAGS ZSNG_POOL_MOVABLE
+#define ZSNG_POOL_LRU 0x2u
+#define ZSNG_POOL_AUTO_COMPACT 0x4u
+#define ZSNG_POOL_FLAGS (ZSNG_POOL_MOVABLE | ZSNG_POOL_LRU | ZSNG_POOL_AUTO_COMPACT)
+#define ZSNG_AUTO_COMPACT_MIN_PAGES 16
+#define ZSNG_AUTO_COMPACT_RATIO 8
 
 /* A pool's counters; the core fills it, the kernel API hands it on. */
 struct zsng_pool_stats {
@@ -92,6 +104,11 @@ struct zsng_pool_stats {
 	unsigned long frees_deferred;	/* zspages freed later: a page locked */
 	unsigned long pages_deferred;	/* pages waiting for that now */
 	unsigned int movable;		/* ZSNG_POOL_MOVABLE was given */
+	unsigned int flags;		/* ZSNG_POOL_* it was created with */
+	unsigned long auto_compactions; /* runs ZSNG_POOL_AUTO_COMPACT started */
+	unsigned long objs_evicted;	/* evict callbacks that succeeded */
+	unsigned long evict_failed;	/* ... and that failed */
+	unsigned long pages_reclaimed;	/* pages freed by zsng_core_reclaim() */
 };
 
 /* One size class, as debugfs's classes table and the tests see it. */

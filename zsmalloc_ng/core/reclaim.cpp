@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a zpool user such as zswap needs and zram does not: an LRU of
+ * zspages with reclaim through an evict callback (ZSNG_POOL_LRU), and a
+ * pool that compacts itself (ZSNG_POOL_AUTO_COMPACT).
+ *
+ * The LRU
+ *
+ * An LRU pool's zspage descriptors carry an LruLink after their page
+ * addresses; pools without the flag allocate no such bytes and pay one
+ * test of a bool per malloc and free. Every allocation moves its zspage
+ * to the head of the pool's LRU list, so the tail is the zspage whose
+ * newest object is the oldest: the one to write back first. That is the
+ * order of zbud (per page) and of zsmalloc since 6.2 (per zspage).
+ * Compaction does not reorder: a moved object keeps no age.
+ *
+ * reclaim(evict, ctx) takes the tail zspage off its group list and off the
+ * LRU (onto reclaiming_; LruLink::reclaiming set), so no malloc and no
+ * compaction touches it, and calls evict(ctx, handle) for each allocated
+ * object, without the pool lock: the callback writes the object back and
+ * frees its handle (zswap's does, through zpool_free()). Then the zspage
+ * is freed if it is empty, or listed again at the head of the LRU: -EAGAIN
+ * after kReclaimTries such zspages.
+ *
+ * Frees during reclaim
+ *
+ * A handle's owner may free it at any time, also while or just before
+ * evict() runs on it: zswap invalidates swap entries independently of
+ * writeback. evict() must still be able to map that handle and read what
+ * it held, to find out that it is stale (zbud leaves a freed buddy's bytes
+ * in place during reclaim for the same reason). So free() of an object of
+ * a reclaiming zspage puts the slot on the zspage's free list (no malloc
+ * takes it: the zspage is on no list), which rewrites only the header
+ * word, never the caller's bytes; it never frees the zspage; and if the
+ * handle is the one being evicted it does not give the handle slot back:
+ * reclaim does, after evict() returns. A handle passed to evict() thus
+ * maps to its bytes until evict() returns, however it is freed.
+ *
+ * Lock order: evict() may sleep and takes its caller's locks (zswap's tree
+ * lock), under which it frees handles, that is takes the pool lock; so the
+ * pool lock is never held across evict().
+ *
+ * Self-compaction
+ *
+ * After a free, if the object's class has at least
+ * ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain (16: two 8-page zspages, 64
+ * KiB) and at least 1/ZSNG_AUTO_COMPACT_RATIO (1/8) of its pages, a work
+ * item compacts the pool. The minimum keeps a small pool from compacting
+ * for a page's gain; the ratio bounds the waste to an eighth of a class
+ * plus the minimum, and keeps the cost in proportion: a class must lose
+ * another eighth of its objects before it is compacted again, so the
+ * objects moved are at most about 8x those freed (in practice far fewer:
+ * the emptiest sources go first). The kernel's shrinker still compacts
+ * under memory pressure whatever the threshold says.
+ */
+#include "pool_internal.hpp"
+
+namespace zsng
+{
+/* Zspages reclaim() tries before it gives up: zbud's and zsmalloc's 8. */
+constexpr u32 kReclaimTries = 8;
+
+/* Pool lock held: @zs has just been allocated from. */
+void Pool::lru_touch(SizeClass *c, Zspage *zs)
+{
+	ListNode *n = &lru_link(c, zs)->node;
+
+	n->del();
+	lru_list_.add(n);
+}
+
+/* Pool lock held: the LRU tail, taken off every list, or nullptr. */
+Zspage *Pool::lru_take()
+{
+	LruLink *l;
+	SizeClass *c;
+
+	if (lru_list_.empty())
+		return nullptr;
+	l = lru_link_of(lru_list_.prev);
+	c = &classes_[l->zs->class_idx];
+	l->node.del();
+	reclaiming_.add(&l->node);
+	l->reclaiming = true;
+	remove_zspage(c, l->zs);
+	pages_reclaiming_ += c->pages_per_zspage;
+	return l->zs;
+}
+
+/* Evicts what @zs holds; returns the pages freed or -ZSNG_EAGAIN. */
+long Pool::reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx)
+{
+	SizeClass *c = &classes_[zs->class_idx];
+	LruLink *l = lru_link(c, zs);
+	long ret = 0;
+
+	for (u32 idx = 0; idx < c->objs_per_zspage && !ret; idx++) {
+		HandleSlot *slot;
+		bool freed;
+
+		zsng_svc_lock(lock_);
+		slot = alloced_slot(c, zs, idx);
+		l->evicting = slot;
+		l->evict_freed = false;
+		zsng_svc_unlock(lock_);
+		if (!slot)
+			continue;
+
+		ret = evict(ctx, reinterpret_cast<ulong>(slot));
+
+		zsng_svc_lock(lock_);
+		freed = l->evict_freed;
+		l->evicting = nullptr;
+		if (ret)
+			evict_failed_++;
+		else
+			objs_evicted_++;
+		zsng_svc_unlock(lock_);
+		if (freed)
+			zsng_svc_slot_free(slot);
+		zsng_svc_cond_resched();
+	}
+
+	zsng_svc_lock(lock_);
+	l->node.del();
+	l->reclaiming = false;
+	pages_reclaiming_ -= c->pages_per_zspage;
+	if (zs->inuse == 0) {
+		free_zspage(c, zs);
+		pages_reclaimed_ += c->pages_per_zspage;
+		ret = c->pages_per_zspage;
+	} else {
+		/* A failed or refused eviction: the newest again, so not
+		 * the next one tried. */
+		insert_zspage(c, zs);
+		lru_list_.add(&l->node);
+		ret = -ZSNG_EAGAIN;
+	}
+	zsng_svc_unlock(lock_);
+	return ret;
+}
+
+long Pool::reclaim(EvictFn evict, void *ctx)
+{
+	long ret = -ZSNG_EINVAL;
+
+	if (!lru_ || !evict)
+		return -ZSNG_EINVAL;
+	for (u32 tries = 0; tries < kReclaimTries; tries++) {
+		Zspage *zs;
+
+		zsng_svc_lock(lock_);
+		zs = lru_take();
+		zsng_svc_unlock(lock_);
+		if (!zs)
+			return ret;
+		ret = reclaim_zspage(zs, evict, ctx);
+		if (ret > 0)
+			return ret;
+	}
+	return ret;
+}
+
+/* Pool lock held, after a free from class @c. */
+bool Pool::auto_compact_due(SizeClass *c)
+{
+	ulong gain = can_compact(c);
+
+	return gain >= ZSNG_AUTO_COMPACT_MIN_PAGES &&
+	       gain * ZSNG_AUTO_COMPACT_RATIO >=
+		       c->zspages * c->pages_per_zspage;
+}
+
+void Pool::run_auto_compact(void *arg)
+{
+	Pool *pool = static_cast<Pool *>(arg);
+
+	add_relaxed(pool->auto_compactions_, 1);
+	pool->compact();
+}
+
+} // namespace zsng
