@@ -145,6 +145,12 @@ static int stats_show(struct seq_file *s, void *v)
 	seq_printf(s, "migrate_refused %lu\n", ps.migrate_refused);
 	seq_printf(s, "frees_deferred %lu\n", ps.frees_deferred);
 	seq_printf(s, "pages_deferred %lu\n", ps.pages_deferred);
+	seq_printf(s, "lru %u\n", !!(ps.flags & ZSNG_POOL_LRU));
+	seq_printf(s, "auto_compact %u\n", !!(ps.flags & ZSNG_POOL_AUTO_COMPACT));
+	seq_printf(s, "auto_compactions %lu\n", ps.auto_compactions);
+	seq_printf(s, "objs_evicted %lu\n", ps.objs_evicted);
+	seq_printf(s, "evict_failed %lu\n", ps.evict_failed);
+	seq_printf(s, "pages_reclaimed %lu\n", ps.pages_reclaimed);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

@@ -87,7 +87,13 @@ int zsng_policy_from_name(const char *name)
 }
 EXPORT_SYMBOL_GPL(zsng_policy_from_name);
 
-struct zsng_pool *zsng_create_pool(const char *name, int policy)
+unsigned int zsng_default_pool_flags(void)
+{
+	return READ_ONCE(movable) ? ZSNG_POOL_MOVABLE : 0;
+}
+
+struct zsng_pool *zsng_pool_create(const char *name, int policy,
+				   unsigned int flags)
 {
 	struct zsng_pool *pool;
 
@@ -101,7 +107,7 @@ struct zsng_pool *zsng_create_pool(const char *name, int policy)
 		return NULL;
 	pool->name = kstrdup(name, GFP_KERNEL);
 	pool->core = zsng_core_create(policy, zsng_svc_max_pages_per_zspage(),
-				      READ_ONCE(movable) ? ZSNG_POOL_MOVABLE : 0);
+				      flags);
 	if (!pool->name || !pool->core)
 		goto fail;
 	zsng_debugfs_pool_add(pool);
@@ -113,6 +119,11 @@ fail:
 	kfree(pool->name);
 	kfree(pool);
 	return NULL;
+}
+
+struct zsng_pool *zsng_create_pool(const char *name, int policy)
+{
+	return zsng_pool_create(name, policy, zsng_default_pool_flags());
 }
 EXPORT_SYMBOL_GPL(zsng_create_pool);
 
@@ -175,6 +186,11 @@ unsigned long zsng_compact(struct zsng_pool *pool)
 }
 EXPORT_SYMBOL_GPL(zsng_compact);
 
+long zsng_pool_reclaim(struct zsng_pool *pool, zsng_evict_fn evict, void *ctx)
+{
+	return zsng_core_reclaim(pool->core, evict, ctx);
+}
+
 unsigned long zsng_get_total_pages(struct zsng_pool *pool)
 {
 	return zsng_core_total_pages(pool->core);
@@ -231,6 +247,7 @@ static int __init zsng_init(void)
 	pr_info("self-check passed (C++ core, %u pages per zspage at most)\n",
 		zsng_svc_max_pages_per_zspage());
 	zsng_debugfs_init();
+	zsng_zpool_register();
 	return 0;
 err_map_area:
 	zsng_map_area_exit();
@@ -241,6 +258,7 @@ err_svc:
 
 static void __exit zsng_exit(void)
 {
+	zsng_zpool_unregister();
 	zsng_debugfs_exit();
 	zsng_map_area_exit();
 	zsng_svc_exit();

@@ -34,6 +34,21 @@ void zsng_debugfs_exit(void);
 void zsng_debugfs_pool_add(struct zsng_pool *pool);
 void zsng_debugfs_pool_remove(struct zsng_pool *pool);
 
+/* module.c: a pool with ZSNG_POOL_* @flags; the flags of zsng_create_pool() */
+struct zsng_pool *zsng_pool_create(const char *name, int policy,
+				   unsigned int flags);
+unsigned int zsng_default_pool_flags(void);
+long zsng_pool_reclaim(struct zsng_pool *pool, zsng_evict_fn evict, void *ctx);
+
+/* zpool.c: the "zsmalloc_ng" zpool type, where the kernel has zpool */
+#if IS_ENABLED(CONFIG_ZPOOL)
+void zsng_zpool_register(void);
+void zsng_zpool_unregister(void);
+#else
+static inline void zsng_zpool_register(void) { }
+static inline void zsng_zpool_unregister(void) { }
+#endif
+
 int zsng_shrinker_register(struct zsng_pool *pool);
 void zsng_shrinker_unregister(struct zsng_pool *pool);
 
