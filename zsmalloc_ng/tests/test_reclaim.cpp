@@ -71,14 +71,13 @@ TEST_F(Reclaim, NeedsAnLruAndSomethingToReclaim)
 {
 	auto evict = [](unsigned long) { return 0; };
 	PoolPtr plain = make_pool(kRatio);
-	PoolPtr lru = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-				ZSNG_POOL_LRU);
+	PoolPtr lru =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_LRU);
 	unsigned long h = zsng_core_malloc(plain.get(), 100, 0);
 
 	EXPECT_EQ(reclaim(plain.get(), evict), -ZSNG_EINVAL);
 	EXPECT_EQ(reclaim(lru.get(), evict), -ZSNG_EINVAL);
-	EXPECT_EQ(zsng_core_reclaim(lru.get(), nullptr, nullptr),
-		  -ZSNG_EINVAL);
+	EXPECT_EQ(zsng_core_reclaim(lru.get(), nullptr, nullptr), -ZSNG_EINVAL);
 	zsng_core_free(plain.get(), h);
 }
 
@@ -86,8 +85,8 @@ TEST_F(Reclaim, NeedsAnLruAndSomethingToReclaim)
 TEST_F(Reclaim, EvictsTheLeastRecentlyAllocatedZspage)
 {
 	const unsigned long len = 700;
-	PoolPtr pool = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-				 ZSNG_POOL_LRU);
+	PoolPtr pool =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_LRU);
 	zsng_core_pool *p = pool.get();
 	unsigned int per = objs_per_zspage(p, len);
 	std::vector<unsigned long> a, b;
@@ -110,15 +109,15 @@ TEST_F(Reclaim, EvictsTheLeastRecentlyAllocatedZspage)
 
 	long pages = reclaim(p, evict);
 	ASSERT_EQ(evicted.size(), b.size());
-	EXPECT_TRUE(std::is_permutation(evicted.begin(), evicted.end(),
-					b.begin()));
+	EXPECT_TRUE(
+		std::is_permutation(evicted.begin(), evicted.end(), b.begin()));
 	EXPECT_GT(pages, 0);
 	EXPECT_EQ(zsng_core_check(p), 0);
 
 	evicted.clear();
 	EXPECT_EQ(reclaim(p, evict), pages);
-	EXPECT_TRUE(std::is_permutation(evicted.begin(), evicted.end(),
-					a.begin()));
+	EXPECT_TRUE(
+		std::is_permutation(evicted.begin(), evicted.end(), a.begin()));
 	zsng_pool_stats ps = stats_of(p);
 	EXPECT_EQ(ps.pages_used, 0u);
 	EXPECT_EQ(ps.objs_evicted, a.size() + b.size());
@@ -131,8 +130,8 @@ TEST_F(Reclaim, EvictsTheLeastRecentlyAllocatedZspage)
 TEST_F(Reclaim, AFailedEvictionPutsTheZspageBack)
 {
 	const unsigned long len = 300;
-	PoolPtr pool = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-				 ZSNG_POOL_LRU);
+	PoolPtr pool =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_LRU);
 	zsng_core_pool *p = pool.get();
 	unsigned int per = objs_per_zspage(p, len);
 	std::vector<unsigned long> objs;
@@ -168,8 +167,8 @@ TEST_F(Reclaim, AFailedEvictionPutsTheZspageBack)
 TEST_F(Reclaim, HandlesFreedDuringEvictionStayReadable)
 {
 	const unsigned long len = 1500; /* spans pages: the bounce path too */
-	PoolPtr pool = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-				 ZSNG_POOL_LRU);
+	PoolPtr pool =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_LRU);
 	zsng_core_pool *p = pool.get();
 	unsigned int per = objs_per_zspage(p, len);
 	std::map<unsigned long, uint64_t> live;
@@ -228,7 +227,8 @@ TEST_F(Reclaim, HandlesFreedDuringEvictionStayReadable)
 class ZswapSim {
     public:
 	static constexpr unsigned long kPage = 600; /* "compressed" size */
-	explicit ZswapSim(zsng_core_pool *pool) : pool_(pool)
+	explicit ZswapSim(zsng_core_pool *pool)
+		: pool_(pool)
 	{
 	}
 	~ZswapSim()
@@ -363,8 +363,7 @@ class ZswapSim {
  * self-compacting and movable, with a migrator running. Nothing may be
  * lost: every load finds its bytes in the pool or on the "device".
  */
-class ReclaimStress : public ::testing::TestWithParam<int> {
-};
+class ReclaimStress : public ::testing::TestWithParam<int> {};
 
 TEST_P(ReclaimStress, ZswapStoresLoadsAndWritebackNeverLoseData)
 {
