@@ -11,7 +11,11 @@
  *
  * On SIGUSR1 it reads back every page it kept (swapping them in), prints
  * "verified=1 kept=N" (or verified=0) and creates DONEFILE.verified; on
- * SIGTERM it exits. Built static on the host, run in the VM.
+ * SIGTERM it exits. On SIGUSR2 (before SIGUSR1) it frees its first
+ * POKE_PAGES kept pages, leaves them out of the verification and creates
+ * DONEFILE.poked: the zswap workload's way to make zswap free a few
+ * entries, the only thing that refreshes its pool_total_size on 6.1.
+ * Built static on the host, run in the VM.
  *
  *   fragmenter MIB SEED DONEFILE
  */
@@ -26,11 +30,18 @@
 
 #define PAGE 4096
 
-static volatile sig_atomic_t verify_requested;
+#define POKE_PAGES 64
+
+static volatile sig_atomic_t verify_requested, poke_requested;
 
 static void on_usr1(int sig)
 {
 	verify_requested = 1;
+}
+
+static void on_usr2(int sig)
+{
+	poke_requested = 1;
 }
 
 static uint64_t mix(uint64_t x)
@@ -73,7 +84,7 @@ static void touch(const char *path)
 int main(int argc, char **argv)
 {
 	static uint64_t want[PAGE / 8];
-	unsigned long mib, npages, n, nkept = 0, bad = 0;
+	unsigned long mib, npages, n, nkept = 0, bad = 0, poked_below = 0;
 	uint64_t seed;
 	char done[4096];
 	sigset_t usr1, waiting;
@@ -88,8 +99,10 @@ int main(int argc, char **argv)
 	npages = mib * 256;
 	/* Blocked until sigsuspend(), so an early SIGUSR1 is not lost. */
 	signal(SIGUSR1, on_usr1);
+	signal(SIGUSR2, on_usr2);
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
+	sigaddset(&usr1, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &usr1, &waiting);
 	buf = mmap(NULL, npages * PAGE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -109,9 +122,25 @@ int main(int argc, char **argv)
 	printf("written=%lu kept=%lu\n", npages, nkept);
 	fflush(stdout);
 	touch(argv[3]);
-	while (!verify_requested)
+	while (!verify_requested) {
+		unsigned long freed = 0;
+
 		sigsuspend(&waiting);
-	for (n = 0; n < npages; n++) {
+		if (!poke_requested)
+			continue;
+		poke_requested = 0;
+		for (n = poked_below; n < npages && freed < POKE_PAGES; n++) {
+			if (!kept(n, seed))
+				continue;
+			madvise(buf + n * PAGE, PAGE, MADV_DONTNEED);
+			freed++;
+			nkept--;
+		}
+		poked_below = n;
+		snprintf(done, sizeof(done), "%s.poked", argv[3]);
+		touch(done);
+	}
+	for (n = poked_below; n < npages; n++) {
 		if (!kept(n, seed))
 			continue;
 		fill(want, n, seed);
