@@ -37,7 +37,7 @@ DIRECTIONS = [
     (r"(_us|_ms|_ns|_s)$", -1),
     (r"^(lat|time|elapsed)", -1),
     (r"^(mem_used_total|mem_used_before|mem_used_max|compr_data_size|density)$", -1),
-    (r"^(pool_total_size|pool_total_size_shrunk|reject_\w+)$", -1),
+    (r"^(pool_total_size|pool_total_size_shrunk|reject_\w+)(_per_compressed)?$", -1),
     (r"^(stored_pages|written_back_pages)$", +1),
     (r"^(objs_moved|instructions)$", -1),
 ]
