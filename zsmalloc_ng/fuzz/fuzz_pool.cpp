@@ -4,7 +4,9 @@
  *
  * The first byte picks the policy (and the chain limit), the second whether
  * the pool is movable (the simulated migrator then moves random pages
- * between operations); then each op is one byte of opcode and a few bytes
+ * between operations) and whether it keeps an LRU (op 6|16 then reclaims a
+ * zspage through an evict callback that checks and frees each object, and
+ * sometimes fails); then each op is one byte of opcode and a few bytes
  * of argument. The shadow keeps, per
  * live handle, its length and the seed of its contents, so every read,
  * every free and a periodic full sweep check every byte; zsng_core_check()
@@ -63,6 +65,33 @@ void verify(zsng_core_pool *pool, const Obj &o)
 	zsng_core_unmap(pool, o.h);
 }
 
+/* reclaim()'s callback: every handle it gets must be live in the shadow. */
+struct Evict {
+	zsng_core_pool *pool;
+	std::vector<Obj> *live;
+	int fail_at;
+	int calls;
+};
+
+int evict(void *ctx, unsigned long h)
+{
+	Evict *e = static_cast<Evict *>(ctx);
+	std::vector<Obj> &live = *e->live;
+	size_t i = 0;
+
+	while (i < live.size() && live[i].h != h)
+		i++;
+	if (i == live.size())
+		__builtin_trap();
+	verify(e->pool, live[i]);
+	if (e->calls++ == e->fail_at)
+		return -5;
+	zsng_core_free(e->pool, h);
+	live[i] = live.back();
+	live.pop_back();
+	return 0;
+}
+
 void check(zsng_core_pool *pool)
 {
 	if (zsng_core_check(pool) != 0 || zsng_user_warnings() != 0)
@@ -84,9 +113,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t next_seed = 1;
 	unsigned int ops = 0;
 
-	bool movable = in.u8() & 1;
+	uint8_t second = in.u8();
+	bool movable = second & 1, lru = second & 2;
 	zsng_core_pool *pool = zsng_core_create(
-		policy, max_pages, movable ? ZSNG_POOL_MOVABLE : 0);
+		policy, max_pages,
+		(movable ? ZSNG_POOL_MOVABLE : 0) | (lru ? ZSNG_POOL_LRU : 0));
 	if (!pool)
 		__builtin_trap();
 	unsigned int nr = zsng_core_nr_classes(pool);
@@ -183,6 +214,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case 6: /* compact one class, sometimes out of range */
+			if (op & 16) {
+				/* op & 16: reclaim, the n-th evict failing */
+				Evict e{ pool, &live, in.u8() % 8 - 1, 0 };
+				unsigned long before =
+					zsng_core_total_pages(pool);
+				long r = zsng_core_reclaim(pool, evict, &e);
+
+				if (!lru || before == 0 ? r != -ZSNG_EINVAL :
+				    r > 0 ? zsng_core_total_pages(pool) !=
+						    before - r :
+					    r != -ZSNG_EAGAIN)
+					__builtin_trap();
+				break;
+			}
 			zsng_core_compact_class(pool, in.u8() % (nr + 2));
 			break;
 		case 7: /* sweep */
