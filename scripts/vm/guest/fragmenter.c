@@ -11,10 +11,11 @@
  *
  * On SIGUSR1 it reads back every page it kept (swapping them in), prints
  * "verified=1 kept=N" (or verified=0) and creates DONEFILE.verified; on
- * SIGTERM it exits. On SIGUSR2 (before SIGUSR1) it frees its first
- * POKE_PAGES kept pages, leaves them out of the verification and creates
- * DONEFILE.poked: the zswap workload's way to make zswap free a few
- * entries, the only thing that refreshes its pool_total_size on 6.1.
+ * SIGTERM it exits. On SIGUSR2 (before SIGUSR1) it frees POKE_PAGES kept
+ * pages spread over the whole buffer (so that some are surely swapped
+ * out), leaves them out of the verification and creates DONEFILE.poked:
+ * the zswap workload's way to make zswap free a few entries, the only
+ * thing that refreshes its pool_total_size on 6.1.
  * Built static on the host, run in the VM.
  *
  *   fragmenter MIB SEED DONEFILE
@@ -84,7 +85,8 @@ static void touch(const char *path)
 int main(int argc, char **argv)
 {
 	static uint64_t want[PAGE / 8];
-	unsigned long mib, npages, n, nkept = 0, bad = 0, poked_below = 0;
+	unsigned long mib, npages, n, nkept = 0, bad = 0;
+	unsigned char *poked;
 	uint64_t seed;
 	char done[4096];
 	sigset_t usr1, waiting;
@@ -110,6 +112,11 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 1;
 	}
+	poked = calloc(npages, 1);
+	if (!poked) {
+		perror("calloc");
+		return 1;
+	}
 	madvise(buf, npages * PAGE, MADV_NOHUGEPAGE);
 	for (n = 0; n < npages; n++)
 		fill((uint64_t *)(buf + n * PAGE), n, seed);
@@ -123,25 +130,28 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	touch(argv[3]);
 	while (!verify_requested) {
-		unsigned long freed = 0;
+		unsigned long k;
 
 		sigsuspend(&waiting);
 		if (!poke_requested)
 			continue;
 		poke_requested = 0;
-		for (n = poked_below; n < npages && freed < POKE_PAGES; n++) {
-			if (!kept(n, seed))
+		/* the first kept page not yet poked after each of the marks */
+		for (k = 0; k < POKE_PAGES; k++) {
+			for (n = k * (npages / POKE_PAGES); n < npages; n++)
+				if (kept(n, seed) && !poked[n])
+					break;
+			if (n == npages)
 				continue;
 			madvise(buf + n * PAGE, PAGE, MADV_DONTNEED);
-			freed++;
+			poked[n] = 1;
 			nkept--;
 		}
-		poked_below = n;
 		snprintf(done, sizeof(done), "%s.poked", argv[3]);
 		touch(done);
 	}
-	for (n = poked_below; n < npages; n++) {
-		if (!kept(n, seed))
+	for (n = 0; n < npages; n++) {
+		if (!kept(n, seed) || poked[n])
 			continue;
 		fill(want, n, seed);
 		if (memcmp(buf + n * PAGE, want, PAGE))
