@@ -12,7 +12,7 @@
  * On SIGUSR1 it reads back every page it kept (swapping them in), prints
  * "verified=1 kept=N" (or verified=0) and creates DONEFILE.verified; on
  * SIGTERM it exits. On SIGUSR2 (before SIGUSR1) it frees POKE_PAGES kept
- * pages spread over the whole buffer (so that some are surely swapped
+ * pages spread over the whole buffer (so that many are surely swapped
  * out), leaves them out of the verification and creates DONEFILE.poked:
  * the zswap workload's way to make zswap free a few entries, the only
  * thing that refreshes its pool_total_size on 6.1.
@@ -31,7 +31,11 @@
 
 #define PAGE 4096
 
-#define POKE_PAGES 64
+/*
+ * Freed swap slots wait in a per-CPU cache of 64 before the kernel really
+ * frees them (and zswap hears of it): 512 pages flush it several times.
+ */
+#define POKE_PAGES 512
 
 static volatile sig_atomic_t verify_requested, poke_requested;
 
