@@ -3,7 +3,9 @@
  * zram_ng's per-disk sysfs ABI: the attributes of zram in Linux 6.1 with
  * the same formats and errors, plus objs_moved as mm_stat's 10th column and
  * allocator_policy. Every handler parses, takes init_lock, checks the
- * state and prints with sysfs_emit: nothing else.
+ * state and prints with sysfs_emit: nothing else. The writeback
+ * attributes (backing_dev, writeback, writeback_limit*, bd_stat) are in
+ * writeback.c, idle in idle.c: groups of their own, in the same folder.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
@@ -381,5 +383,7 @@ static const struct attribute_group zram_ng_disk_group = {
 
 const struct attribute_group *zram_ng_disk_groups[] = {
 	&zram_ng_disk_group,
+	&zram_ng_writeback_group,
+	&zram_ng_idle_group,
 	NULL,
 };

@@ -14,13 +14,19 @@
  * of that page; zram->init_lock keeps the device from being initialised or
  * reset under the sysfs attributes.
  *
+ * A slot may also be on the backing device (writeback.c), and carries its
+ * last access time and an idle flag (idle.c).
+ *
  * Lock ordering: disk->open_mutex -> init_lock -> slot lock -> the CPU's
- * compression stream -> allocator mapping.
+ * compression stream -> allocator mapping. init_lock -> the backing
+ * device's open_mutex (claiming and releasing it). wb_limit_lock and the
+ * backing device's bitmap (atomic bit operations) are leaves. No I/O to
+ * the backing device is ever done under a slot lock: the slot is marked
+ * (ZRAM_NG_UNDER_WB) or its block number read, and the lock dropped.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
 #include <linux/bio.h>
-#include <linux/bit_spinlock.h>
 #include <linux/blkdev.h>
 #include <linux/highmem.h>
 #include <linux/idr.h>
@@ -46,75 +52,6 @@ static unsigned int num_devices = 1;
 module_param(num_devices, uint, 0444);
 MODULE_PARM_DESC(num_devices,
 		 "Number of zram_ng devices created at load, 0-1024 (default: 1)");
-
-/* The slot accessors: callers never touch the packed flags word. */
-
-static void slot_lock(struct zram_ng *zram, u32 index)
-{
-	bit_spin_lock(ZRAM_NG_LOCK, &zram->table[index].flags);
-}
-
-static bool slot_trylock(struct zram_ng *zram, u32 index)
-{
-	return bit_spin_trylock(ZRAM_NG_LOCK, &zram->table[index].flags);
-}
-
-static void slot_unlock(struct zram_ng *zram, u32 index)
-{
-	bit_spin_unlock(ZRAM_NG_LOCK, &zram->table[index].flags);
-}
-
-static unsigned long slot_handle(struct zram_ng *zram, u32 index)
-{
-	return zram->table[index].handle;
-}
-
-static void slot_set_handle(struct zram_ng *zram, u32 index,
-			    unsigned long handle)
-{
-	zram->table[index].handle = handle;
-}
-
-static unsigned long slot_element(struct zram_ng *zram, u32 index)
-{
-	return zram->table[index].element;
-}
-
-static void slot_set_element(struct zram_ng *zram, u32 index,
-			     unsigned long element)
-{
-	zram->table[index].element = element;
-}
-
-static bool slot_test_flag(struct zram_ng *zram, u32 index,
-			   enum zram_ng_slot_flag flag)
-{
-	return zram->table[index].flags & BIT(flag);
-}
-
-static void slot_set_flag(struct zram_ng *zram, u32 index,
-			  enum zram_ng_slot_flag flag)
-{
-	zram->table[index].flags |= BIT(flag);
-}
-
-static void slot_clear_flag(struct zram_ng *zram, u32 index,
-			    enum zram_ng_slot_flag flag)
-{
-	zram->table[index].flags &= ~BIT(flag);
-}
-
-static size_t slot_obj_size(struct zram_ng *zram, u32 index)
-{
-	return zram->table[index].flags & (BIT(ZRAM_NG_FLAG_SHIFT) - 1);
-}
-
-static void slot_set_obj_size(struct zram_ng *zram, u32 index, size_t size)
-{
-	unsigned long flags = zram->table[index].flags >> ZRAM_NG_FLAG_SHIFT;
-
-	zram->table[index].flags = (flags << ZRAM_NG_FLAG_SHIFT) | size;
-}
 
 struct zram_ng *zram_ng_dev_to_zram(struct device *dev)
 {
@@ -148,14 +85,28 @@ static bool page_same_filled(void *ptr, unsigned long *element)
 	return true;
 }
 
-/* Called with the slot locked: leaves it empty and the stats adjusted. */
-static void zram_ng_free_slot(struct zram_ng *zram, u32 index)
+/*
+ * Called with the slot locked: leaves it empty and the stats adjusted. It
+ * clears ZRAM_NG_IDLE (an in-flight writeback sees the slot changed) but
+ * never ZRAM_NG_UNDER_WB, which is the writeback's to clear.
+ */
+void zram_ng_free_slot(struct zram_ng *zram, u32 index)
 {
 	unsigned long handle;
+
+	slot_set_ac_time(zram, index, 0);
+	slot_clear_flag(zram, index, ZRAM_NG_IDLE);
 
 	if (slot_test_flag(zram, index, ZRAM_NG_HUGE)) {
 		slot_clear_flag(zram, index, ZRAM_NG_HUGE);
 		atomic64_dec(&zram->stats.huge_pages);
+	}
+
+	if (slot_test_flag(zram, index, ZRAM_NG_WB)) {
+		slot_clear_flag(zram, index, ZRAM_NG_WB);
+		zram_ng_bd_free_block(zram, slot_element(zram, index));
+		atomic64_dec(&zram->stats.pages_stored);
+		goto out;
 	}
 
 	if (slot_test_flag(zram, index, ZRAM_NG_SAME)) {
@@ -182,9 +133,11 @@ static void fill_page(void *ptr, unsigned long value)
 	memset_l(ptr, value, PAGE_SIZE / sizeof(unsigned long));
 }
 
-/* Decompresses slot @index into @page (a whole page). */
-static int zram_ng_read_page(struct zram_ng *zram, struct page *page,
-			     u32 index)
+/*
+ * Decompresses slot @index into @page (a whole page), or reads it from
+ * the backing device (synchronously, without the slot lock: writeback.c).
+ */
+int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index)
 {
 	struct zcomp_ng_strm *zstrm;
 	unsigned long handle;
@@ -193,6 +146,12 @@ static int zram_ng_read_page(struct zram_ng *zram, struct page *page,
 	int ret = 0;
 
 	slot_lock(zram, index);
+	if (slot_test_flag(zram, index, ZRAM_NG_WB)) {
+		unsigned long blk = slot_element(zram, index);
+
+		slot_unlock(zram, index);
+		return zram_ng_bd_read(zram, page, blk);
+	}
 	handle = slot_handle(zram, index);
 	if (!handle || slot_test_flag(zram, index, ZRAM_NG_SAME)) {
 		unsigned long value = handle ? slot_element(zram, index) : 0;
@@ -456,6 +415,7 @@ static void zram_ng_submit_bio(struct bio *bio)
 			else
 				ret = zram_ng_bvec_read(zram, &bv, index,
 							offset);
+			zram_ng_slot_accessed(zram, index);
 			if (ret < 0) {
 				if (write)
 					atomic64_inc(&zram->stats.failed_writes);
@@ -532,6 +492,7 @@ static int zram_ng_rw_page(struct block_device *bdev, sector_t sector,
 		if (!ret)
 			flush_dcache_page(page);
 	}
+	zram_ng_slot_accessed(zram, index);
 	bdev_end_io_acct(bdev->bd_disk->part0, op, start_time);
 	if (ret)
 		return ret;
@@ -639,6 +600,8 @@ static void zram_ng_reset_device(struct zram_ng *zram)
 	if (zram->comp)
 		zcomp_ng_destroy(zram->comp);
 	zram->comp = NULL;
+	/* after the slots: freeing a WB slot frees its block */
+	zram_ng_backing_release(zram);
 
 	up_write(&zram->init_lock);
 }
@@ -705,6 +668,7 @@ static int zram_ng_add(void)
 	device_id = ret;
 
 	init_rwsem(&zram->init_lock);
+	spin_lock_init(&zram->wb_limit_lock);
 	strscpy(zram->compressor, "lz4", sizeof(zram->compressor));
 	zram->policy = ZSNG_POLICY_DEFAULT;
 
@@ -728,6 +692,7 @@ static int zram_ng_add(void)
 	if (ret)
 		goto out_put_disk;
 
+	zram_ng_debugfs_register(zram);
 	pr_info("added device %s\n", zram->disk->disk_name);
 	return device_id;
 
@@ -766,6 +731,7 @@ static int zram_ng_remove(struct zram_ng *zram)
 	}
 
 	pr_info("removed device %s\n", zram->disk->disk_name);
+	zram_ng_debugfs_unregister(zram);
 	del_gendisk(zram->disk);
 
 	/*
@@ -851,6 +817,8 @@ static void zram_ng_destroy_devices(void)
 	idr_for_each(&zram_ng_index_idr, zram_ng_remove_cb, NULL);
 	idr_destroy(&zram_ng_index_idr);
 	unregister_blkdev(zram_ng_major, "zram_ng");
+	zram_ng_debugfs_exit();
+	zram_ng_wb_exit();
 	zcomp_ng_hp_exit();
 }
 
@@ -868,21 +836,26 @@ static int __init zram_ng_init(void)
 	ret = zcomp_ng_hp_init();
 	if (ret < 0)
 		return ret;
+	ret = zram_ng_wb_init();
+	if (ret) {
+		zcomp_ng_hp_exit();
+		return ret;
+	}
 
 	ret = class_register(&zram_ng_control_class);
 	if (ret) {
 		pr_err("cannot register the zram_ng-control class\n");
-		zcomp_ng_hp_exit();
-		return ret;
+		goto out_wb;
 	}
 
 	zram_ng_major = register_blkdev(0, "zram_ng");
 	if (zram_ng_major <= 0) {
 		pr_err("cannot get a block major number\n");
 		class_unregister(&zram_ng_control_class);
-		zcomp_ng_hp_exit();
-		return -EBUSY;
+		ret = -EBUSY;
+		goto out_wb;
 	}
+	zram_ng_debugfs_init();
 
 	for (i = 0; i < num_devices; i++) {
 		mutex_lock(&zram_ng_index_mutex);
@@ -895,6 +868,10 @@ static int __init zram_ng_init(void)
 
 out_error:
 	zram_ng_destroy_devices();
+	return ret;
+out_wb:
+	zram_ng_wb_exit();
+	zcomp_ng_hp_exit();
 	return ret;
 }
 
