@@ -85,6 +85,7 @@ errno_text() {
 	EBUSY) echo "Device or resource busy" ;;
 	EEXIST) echo "File exists" ;;
 	ENODEV) echo "No such device" ;;
+	ENOTBLK) echo "Block device required" ;;
 	ENOTDIR) echo "Not a directory" ;;
 	EISDIR) echo "Is a directory" ;;
 	EINVAL) echo "Invalid argument" ;;

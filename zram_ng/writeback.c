@@ -342,6 +342,7 @@ static ssize_t writeback_store(struct device *dev,
 	unsigned long index = 0, end, blk = 0;
 	unsigned int mode = 0;
 	struct page *page;
+	long sindex;
 	ssize_t ret = len;
 	int err;
 
@@ -355,8 +356,10 @@ static ssize_t writeback_store(struct device *dev,
 		if (strncmp(buf, ZRAM_NG_PAGE_INDEX,
 			    strlen(ZRAM_NG_PAGE_INDEX)))
 			return -EINVAL;
-		if (kstrtoul(buf + strlen(ZRAM_NG_PAGE_INDEX), 10, &index))
+		/* as 6.1: a negative index is parsed, then out of range */
+		if (kstrtol(buf + strlen(ZRAM_NG_PAGE_INDEX), 10, &sindex))
 			return -EINVAL;
+		index = sindex;
 	}
 
 	down_read(&zram->init_lock);
