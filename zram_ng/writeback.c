@@ -36,6 +36,7 @@
 #include <linux/bio.h>
 #include <linux/bitops.h>
 #include <linux/device.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -168,8 +169,9 @@ static ssize_t backing_dev_show(struct device *dev,
  * Claims the block device at the path written (a trailing newline is not
  * part of it) and replaces the previous one, before disksize only:
  * -EBUSY once initialised or when someone else holds the device, the
- * errors of opening it (-ENOENT, -ENOTBLK ...), -EINVAL when it is
- * smaller than a page (which refuses the device itself, too).
+ * errors of opening it read-write (-ENOENT, -EISDIR ...), -ENOTBLK for
+ * another kind of file, -EINVAL when it is smaller than a page (which
+ * refuses the device itself, too).
  */
 static ssize_t backing_dev_store(struct device *dev,
 				 struct device_attribute *attr,
@@ -178,6 +180,7 @@ static ssize_t backing_dev_store(struct device *dev,
 	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
 	struct compat_bdev_claim claim = {};
 	unsigned long nr_pages, *bitmap;
+	struct file *probe;
 	size_t sz;
 	char *path;
 	int ret;
@@ -194,6 +197,17 @@ static ssize_t backing_dev_store(struct device *dev,
 	sz = strlen(path);
 	if (sz && path[sz - 1] == '\n')
 		path[sz - 1] = '\0';
+
+	/* opened first as 6.1 opens it, for 6.1's errors (-EISDIR ...) */
+	probe = filp_open(path, O_RDWR | O_LARGEFILE, 0);
+	if (IS_ERR(probe)) {
+		ret = PTR_ERR(probe);
+		goto out_free_path;
+	}
+	ret = S_ISBLK(file_inode(probe)->i_mode) ? 0 : -ENOTBLK;
+	filp_close(probe, NULL);
+	if (ret)
+		goto out_free_path;
 
 	ret = compat_bdev_claim_open(&claim, path, zram);
 	if (ret)
