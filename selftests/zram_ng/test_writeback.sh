@@ -142,7 +142,7 @@ bad_input() {
 }
 
 ktap_header
-ktap_plan 147
+ktap_plan 155
 
 zng_fresh
 rmmod brd 2>/dev/null
@@ -259,6 +259,42 @@ ktap_result "zram_ng$id can claim the ramdisk now" \
 echo 1 >$ZSYS/zram_ng$id/reset
 echo $id >$ZCTL/hot_remove
 ktap_result "rmmod brd after reset" rmmod brd
+
+# --- swap: swapped-out pages written back, swapped in from the ramdisk
+# (6.1: through ->rw_page; 6.12: through bios) ---
+CG=/sys/fs/cgroup/zng-wb
+MNT=/mnt/zng-wb
+fio_swap() {	# fio_swap write|verify: 32 MiB into a tmpfs, in the cgroup
+	set -- --name=swapwb --directory=$MNT --nrfiles=2 --size=32M --bs=64k \
+		--rw=write --buffer_compress_percentage=50 --refill_buffers \
+		--verify=crc32c --verify_state_save=0 --output=/dev/null
+	[ "$1" = verify ] && set -- "$@" --verify_only
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec fio "$@"' $CG "$@"
+}
+modprobe brd rd_nr=1 rd_size=65536
+echo /dev/ram0 >$D/backing_dev
+echo 64M >$D/disksize
+mkswap $B >/dev/null && swapon $B
+mkdir -p $CG $MNT
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+echo 12M >$CG/memory.max
+mount -t tmpfs -o size=64M tmpfs $MNT
+ktap_result "swap: 32M into a tmpfs under memory.max=12M" fio_swap write
+write_ok all $D/idle
+ktap_result "swap: writeback idle" write_ok idle $D/writeback
+ktap_result "swap: pages went to the ramdisk (bd_count $(bd zram_ng0 1))" \
+	test "$(bd zram_ng0 1)" -gt 1024
+ktap_result "swap: data verified after swap-in from the ramdisk" fio_swap verify
+ktap_result "swap: read from the ramdisk (bd_reads $(bd zram_ng0 2))" \
+	test "$(bd zram_ng0 2)" -gt 0
+ktap_result "swap: no failed reads" assert_eq 0 "$(io_field zram_ng0 1)"
+echo max >$CG/memory.max
+ktap_result "swap: swapoff" swapoff $B
+ktap_result "swap: data verified after swapoff" fio_swap verify
+umount $MNT
+rmdir $CG
+echo 1 >$D/reset
+rmmod brd
 
 # --- a failing backing device: dm linear over the ramdisk, then error ---
 modprobe brd rd_nr=1 rd_size=65536
