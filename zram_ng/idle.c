@@ -7,7 +7,9 @@
  * accessed for that many seconds. Writeback ("writeback idle") then takes
  * the idle ones. debugfs zram_ng/<device>/block_state lists the slots
  * holding data: index, access time, and the flags s(ame), w(ritten back),
- * h(uge), i(dle), in 6.1's format.
+ * h(uge), i(dle), in 6.1's format, then r(ecompressed with a secondary
+ * algorithm) and n (no algorithm shrank it: incompressible), which
+ * upstream added with recompression (6.2).
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
@@ -146,7 +148,7 @@ static int block_state_show(struct seq_file *m, void *v)
 	struct zram_ng *zram = m->private;
 	u32 index = *(loff_t *)v;
 	struct timespec64 ts;
-	char flags[5];
+	char flags[7];
 
 	slot_lock(zram, index);
 	ts = ktime_to_timespec64(slot_ac_time(zram, index));
@@ -154,7 +156,10 @@ static int block_state_show(struct seq_file *m, void *v)
 	flags[1] = slot_test_flag(zram, index, ZRAM_NG_WB) ? 'w' : '.';
 	flags[2] = slot_test_flag(zram, index, ZRAM_NG_HUGE) ? 'h' : '.';
 	flags[3] = slot_test_flag(zram, index, ZRAM_NG_IDLE) ? 'i' : '.';
-	flags[4] = '\0';
+	flags[4] = slot_priority(zram, index) ? 'r' : '.';
+	flags[5] = slot_test_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE) ?
+		   'n' : '.';
+	flags[6] = '\0';
 	slot_unlock(zram, index);
 
 	seq_printf(m, "%12u %12lld.%06lu %s\n", index, (s64)ts.tv_sec,

@@ -5,7 +5,8 @@
  * allocator_policy. Every handler parses, takes init_lock, checks the
  * state and prints with sysfs_emit: nothing else. The writeback
  * attributes (backing_dev, writeback, writeback_limit*, bd_stat) are in
- * writeback.c, idle in idle.c: groups of their own, in the same folder.
+ * writeback.c, idle in idle.c, recomp_algorithm and recompress in
+ * recompress.c: groups of their own, in the same folder.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
@@ -186,7 +187,7 @@ static ssize_t comp_algorithm_show(struct device *dev,
 	ssize_t sz;
 
 	down_read(&zram->init_lock);
-	sz = zcomp_ng_available_show(zram->compressor, buf);
+	sz = zcomp_ng_available_show(zram->compressor, buf, 0);
 	up_read(&zram->init_lock);
 	return sz;
 }
@@ -385,5 +386,6 @@ const struct attribute_group *zram_ng_disk_groups[] = {
 	&zram_ng_disk_group,
 	&zram_ng_writeback_group,
 	&zram_ng_idle_group,
+	&zram_ng_recomp_group,
 	NULL,
 };

@@ -51,10 +51,15 @@ bool zcomp_ng_available(const char *name)
 	return crypto_has_comp(name, 0, 0) == 1;
 }
 
-ssize_t zcomp_ng_available_show(const char *current_name, char *buf)
+/*
+ * Lists the algorithms at @at in @buf (a sysfs page), @current_name in
+ * brackets; returns the bytes written.
+ */
+ssize_t zcomp_ng_available_show(const char *current_name, char *buf,
+				ssize_t at)
 {
 	bool listed = false;
-	ssize_t sz = 0;
+	ssize_t sz = at;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(zcomp_ng_backends); i++) {
@@ -69,10 +74,10 @@ ssize_t zcomp_ng_available_show(const char *current_name, char *buf)
 	/* an algorithm the crypto API knows but the list above does not */
 	if (!listed)
 		sz += sysfs_emit_at(buf, sz, "[%s] ", current_name);
-	if (sz)
+	if (sz > at)
 		sz--;	/* no trailing blank */
 	sz += sysfs_emit_at(buf, sz, "\n");
-	return sz;
+	return sz - at;
 }
 
 struct zcomp_ng_strm *zcomp_ng_stream_get(struct zcomp_ng *comp)

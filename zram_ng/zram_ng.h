@@ -24,11 +24,19 @@
 #define ZRAM_NG_MAX_ALGO_NAME		64
 
 /*
+ * Compression algorithms by priority: 0 is the primary (comp_algorithm),
+ * 1..3 the secondary ones recompression uses (recompress.c).
+ */
+#define ZRAM_NG_PRIMARY_COMP		0
+#define ZRAM_NG_SECONDARY_COMP		1
+#define ZRAM_NG_MAX_COMPS		4
+
+/*
  * The slot's flags word: the low ZRAM_NG_FLAG_SHIFT bits hold the
  * compressed size (at most PAGE_SIZE, so PAGE_SHIFT + 1 bits), the bits
  * above are flags. The lock bit serialises everything done to the slot.
- * Recompression's flags (incompressible, the algorithm's priority) will
- * go after ZRAM_NG_IDLE: 64 - 13 bits leave room for them.
+ * The priority of the algorithm that compressed the slot (0: primary) is
+ * a two-bit field, ZRAM_NG_PRIO_BIT0 and the bit above it.
  */
 #define ZRAM_NG_FLAG_SHIFT	(PAGE_SHIFT + 1)
 
@@ -39,6 +47,9 @@ enum zram_ng_slot_flag {
 	ZRAM_NG_WB,		/* on the backing device, block ->element */
 	ZRAM_NG_UNDER_WB,	/* a writeback of the slot is in flight */
 	ZRAM_NG_IDLE,		/* not accessed since the last idle marking */
+	ZRAM_NG_INCOMPRESSIBLE,	/* no secondary algorithm shrank it */
+	ZRAM_NG_PRIO_BIT0,	/* the priority: two bits, this one ... */
+	ZRAM_NG_PRIO_BIT1,	/* ... and this one */
 	__NR_ZRAM_NG_FLAGS,
 };
 
@@ -85,7 +96,8 @@ struct zcomp_ng {
 struct zram_ng {
 	struct zram_ng_slot *table;
 	struct zsng_pool *mem_pool;
-	struct zcomp_ng *comp;
+	/* by priority; NULL where none is set, constant while initialised */
+	struct zcomp_ng *comps[ZRAM_NG_MAX_COMPS];
 	struct gendisk *disk;
 	/* held for write by init/reset/attribute changes, read by I/O */
 	struct rw_semaphore init_lock;
@@ -95,6 +107,8 @@ struct zram_ng {
 	size_t huge_class_size;		/* store raw at this compressed size */
 	int policy;			/* allocator policy of the next pool */
 	char compressor[ZRAM_NG_MAX_ALGO_NAME];
+	/* the secondary algorithms by priority ("": none; [0] unused) */
+	char recomp_algs[ZRAM_NG_MAX_COMPS][ZRAM_NG_MAX_ALGO_NAME];
 	bool claim;			/* reset or remove in progress */
 	/*
 	 * The backing device (writeback.c): set before disksize, released
@@ -199,6 +213,23 @@ static inline void slot_set_ac_time(struct zram_ng *zram, u32 index,
 	zram->table[index].ac_time = time;
 }
 
+#define ZRAM_NG_PRIO_MASK	(BIT(ZRAM_NG_PRIO_BIT0) | BIT(ZRAM_NG_PRIO_BIT1))
+
+/* The priority of the algorithm that compressed slot @index. */
+static inline u32 slot_priority(struct zram_ng *zram, u32 index)
+{
+	return (zram->table[index].flags & ZRAM_NG_PRIO_MASK) >>
+	       ZRAM_NG_PRIO_BIT0;
+}
+
+static inline void slot_set_priority(struct zram_ng *zram, u32 index,
+				     u32 prio)
+{
+	zram->table[index].flags &= ~ZRAM_NG_PRIO_MASK;
+	zram->table[index].flags |= ((unsigned long)prio << ZRAM_NG_PRIO_BIT0) &
+				    ZRAM_NG_PRIO_MASK;
+}
+
 /* Holds data: compressed, same-filled or on the backing device. */
 static inline bool slot_allocated(struct zram_ng *zram, u32 index)
 {
@@ -215,6 +246,12 @@ int zram_ng_reset(struct zram_ng *zram);
 void zram_ng_update_used_max(struct zram_ng *zram, unsigned long pages);
 void zram_ng_free_slot(struct zram_ng *zram, u32 index);
 int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index);
+int zram_ng_read_slot_locked(struct zram_ng *zram, struct page *page,
+			     u32 index);
+
+/* recompress.c */
+extern const struct attribute_group zram_ng_recomp_group;
+int zram_ng_create_recomps(struct zram_ng *zram);
 
 /* writeback.c */
 extern const struct attribute_group zram_ng_writeback_group;
@@ -236,7 +273,8 @@ void zram_ng_debugfs_unregister(struct zram_ng *zram);
 int zcomp_ng_hp_init(void);
 void zcomp_ng_hp_exit(void);
 bool zcomp_ng_available(const char *name);
-ssize_t zcomp_ng_available_show(const char *current_name, char *buf);
+ssize_t zcomp_ng_available_show(const char *current_name, char *buf,
+				ssize_t at);
 struct zcomp_ng *zcomp_ng_create(const char *name);
 void zcomp_ng_destroy(struct zcomp_ng *comp);
 struct zcomp_ng_strm *zcomp_ng_stream_get(struct zcomp_ng *comp);

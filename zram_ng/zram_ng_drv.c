@@ -15,7 +15,9 @@
  * reset under the sysfs attributes.
  *
  * A slot may also be on the backing device (writeback.c), and carries its
- * last access time and an idle flag (idle.c).
+ * last access time and an idle flag (idle.c). A compressed slot records
+ * the priority of the algorithm that compressed it, which reads use:
+ * recompression (recompress.c) stores some with a secondary algorithm.
  *
  * Lock ordering: disk->open_mutex -> init_lock -> slot lock -> the CPU's
  * compression stream -> allocator mapping. init_lock -> the backing
@@ -96,6 +98,8 @@ void zram_ng_free_slot(struct zram_ng *zram, u32 index)
 
 	slot_set_ac_time(zram, index, 0);
 	slot_clear_flag(zram, index, ZRAM_NG_IDLE);
+	slot_clear_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE);
+	slot_set_priority(zram, index, ZRAM_NG_PRIMARY_COMP);
 
 	if (slot_test_flag(zram, index, ZRAM_NG_HUGE)) {
 		slot_clear_flag(zram, index, ZRAM_NG_HUGE);
@@ -134,24 +138,19 @@ static void fill_page(void *ptr, unsigned long value)
 }
 
 /*
- * Decompresses slot @index into @page (a whole page), or reads it from
- * the backing device (synchronously, without the slot lock: writeback.c).
+ * Decompresses slot @index, which is locked and not on the backing device,
+ * into @page (a whole page), with the algorithm that compressed it.
  */
-int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index)
+int zram_ng_read_slot_locked(struct zram_ng *zram, struct page *page,
+			     u32 index)
 {
 	struct zcomp_ng_strm *zstrm;
+	struct zcomp_ng *comp;
 	unsigned long handle;
 	unsigned int size;
 	void *src, *dst;
 	int ret = 0;
 
-	slot_lock(zram, index);
-	if (slot_test_flag(zram, index, ZRAM_NG_WB)) {
-		unsigned long blk = slot_element(zram, index);
-
-		slot_unlock(zram, index);
-		return zram_ng_bd_read(zram, page, blk);
-	}
 	handle = slot_handle(zram, index);
 	if (!handle || slot_test_flag(zram, index, ZRAM_NG_SAME)) {
 		unsigned long value = handle ? slot_element(zram, index) : 0;
@@ -159,7 +158,6 @@ int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index)
 		dst = kmap_local_page(page);
 		fill_page(dst, value);
 		kunmap_local(dst);
-		slot_unlock(zram, index);
 		return 0;
 	}
 
@@ -170,20 +168,42 @@ int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index)
 		memcpy(dst, src, PAGE_SIZE);
 		kunmap_local(dst);
 		zsng_unmap_object(zram->mem_pool, handle);
-	} else {
-		/* the stream first: mapping must not sleep or migrate */
-		zstrm = zcomp_ng_stream_get(zram->comp);
-		src = zsng_map_object(zram->mem_pool, handle, ZSNG_MM_RO);
-		dst = kmap_local_page(page);
-		ret = zcomp_ng_decompress(zstrm, src, size, dst);
-		kunmap_local(dst);
-		zsng_unmap_object(zram->mem_pool, handle);
-		zcomp_ng_stream_put(zram->comp);
+		return 0;
 	}
-	slot_unlock(zram, index);
+
+	comp = zram->comps[slot_priority(zram, index)];
+	/* the stream first: mapping must not sleep or migrate */
+	zstrm = zcomp_ng_stream_get(comp);
+	src = zsng_map_object(zram->mem_pool, handle, ZSNG_MM_RO);
+	dst = kmap_local_page(page);
+	ret = zcomp_ng_decompress(zstrm, src, size, dst);
+	kunmap_local(dst);
+	zsng_unmap_object(zram->mem_pool, handle);
+	zcomp_ng_stream_put(comp);
 
 	if (WARN_ON_ONCE(ret))
-		pr_err("decompression failed, slot %u\n", index);
+		pr_err("decompression failed, slot %u, priority %u\n", index,
+		       slot_priority(zram, index));
+	return ret;
+}
+
+/*
+ * Decompresses slot @index into @page (a whole page), or reads it from
+ * the backing device (synchronously, without the slot lock: writeback.c).
+ */
+int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index)
+{
+	int ret;
+
+	slot_lock(zram, index);
+	if (slot_test_flag(zram, index, ZRAM_NG_WB)) {
+		unsigned long blk = slot_element(zram, index);
+
+		slot_unlock(zram, index);
+		return zram_ng_bd_read(zram, page, blk);
+	}
+	ret = zram_ng_read_slot_locked(zram, page, index);
+	slot_unlock(zram, index);
 	return ret;
 }
 
@@ -195,6 +215,7 @@ static int zram_ng_write_page(struct zram_ng *zram, struct page *page,
 				  __GFP_HIGHMEM | __GFP_MOVABLE;
 	unsigned long handle = 0, element = 0, alloced_pages;
 	unsigned int comp_len = 0, alloc_len = 0;
+	struct zcomp_ng *comp = zram->comps[ZRAM_NG_PRIMARY_COMP];
 	struct zcomp_ng_strm *zstrm;
 	void *src;
 	int ret;
@@ -208,12 +229,12 @@ static int zram_ng_write_page(struct zram_ng *zram, struct page *page,
 	kunmap_local(src);
 
 compress_again:
-	zstrm = zcomp_ng_stream_get(zram->comp);
+	zstrm = zcomp_ng_stream_get(comp);
 	src = kmap_local_page(page);
 	ret = zcomp_ng_compress(zstrm, src, &comp_len);
 	kunmap_local(src);
 	if (unlikely(ret)) {
-		zcomp_ng_stream_put(zram->comp);
+		zcomp_ng_stream_put(comp);
 		pr_err("compression failed, slot %u: %d\n", index, ret);
 		zsng_free(zram->mem_pool, handle);
 		return ret;
@@ -236,7 +257,7 @@ compress_again:
 			if (comp_len == PAGE_SIZE)
 				kunmap_local(src);
 			/* drop the stream, allocate as we may, compress again */
-			zcomp_ng_stream_put(zram->comp);
+			zcomp_ng_stream_put(comp);
 			atomic64_inc(&zram->stats.writestall);
 			handle = zsng_malloc(zram->mem_pool, comp_len,
 					     GFP_NOIO | __GFP_HIGHMEM |
@@ -251,7 +272,7 @@ compress_again:
 	}
 	if (comp_len == PAGE_SIZE)
 		kunmap_local(src);
-	zcomp_ng_stream_put(zram->comp);
+	zcomp_ng_stream_put(comp);
 
 	alloced_pages = zsng_get_total_pages(zram->mem_pool);
 	zram_ng_update_used_max(zram, alloced_pages);
@@ -534,6 +555,18 @@ static void zram_ng_meta_free(struct zram_ng *zram, u64 disksize)
 	zram->mem_pool = NULL;
 }
 
+/* Every algorithm's streams, primary and secondary. */
+static void zram_ng_destroy_comps(struct zram_ng *zram)
+{
+	u32 prio;
+
+	for (prio = 0; prio < ZRAM_NG_MAX_COMPS; prio++) {
+		if (zram->comps[prio])
+			zcomp_ng_destroy(zram->comps[prio]);
+		zram->comps[prio] = NULL;
+	}
+}
+
 /*
  * Called with init_lock held for write by disksize_store. @disksize is
  * page aligned and non-zero. The slot index is a u32, and the table may
@@ -572,11 +605,16 @@ int zram_ng_init_device(struct zram_ng *zram, u64 disksize)
 		goto out_free_pool;
 	}
 
-	zram->comp = comp;
+	zram->comps[ZRAM_NG_PRIMARY_COMP] = comp;
+	ret = zram_ng_create_recomps(zram);
+	if (ret)
+		goto out_free_comps;
 	zram->disksize = disksize;
 	set_capacity_and_notify(zram->disk, disksize >> SECTOR_SHIFT);
 	return 0;
 
+out_free_comps:
+	zram_ng_destroy_comps(zram);
 out_free_pool:
 	zsng_destroy_pool(zram->mem_pool);
 	zram->mem_pool = NULL;
@@ -597,9 +635,9 @@ static void zram_ng_reset_device(struct zram_ng *zram)
 	zram_ng_meta_free(zram, zram->disksize);
 	zram->disksize = 0;
 	memset(&zram->stats, 0, sizeof(zram->stats));
-	if (zram->comp)
-		zcomp_ng_destroy(zram->comp);
-	zram->comp = NULL;
+	zram_ng_destroy_comps(zram);
+	/* as upstream: the secondary algorithms are forgotten on reset */
+	memset(zram->recomp_algs, 0, sizeof(zram->recomp_algs));
 	/* after the slots: freeing a WB slot frees its block */
 	zram_ng_backing_release(zram);
 

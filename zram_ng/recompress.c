@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zram_ng's recompression: upstream zram's ABI (Linux 6.2 and later,
+ * CONFIG_ZRAM_MULTI_COMP), on every kernel zram_ng builds for.
+ *
+ * recomp_algorithm names up to three secondary algorithms, priorities 1
+ * to 3, before disksize; they get streams of their own (zcomp.c) when the
+ * device is initialised, and are forgotten on reset, as upstream does.
+ * recompress then takes the slots a pass asks for (huge, idle, both, or
+ * every one; only those at least threshold bytes) and compresses each
+ * again with the secondary algorithms in priority order, above the one
+ * that compressed it, until one gives a smaller object. The slot records
+ * that algorithm's priority (two bits of its flags word), and reads
+ * decompress with it. A slot that none of the secondary algorithms
+ * shrank is flagged ZRAM_NG_INCOMPRESSIBLE and never tried again, until
+ * it is written anew. Same-filled slots, slots on the backing device and
+ * slots under writeback are never recompressed.
+ *
+ * Locking: init_lock is held for read during a pass, so the algorithms
+ * and their streams stay. Each slot is recompressed entirely under its
+ * lock, as upstream does: decompressed into a page (with the stream of
+ * its algorithm), compressed again (taking the secondary algorithm's
+ * stream), stored with non-sleeping allocations (the stream pins the
+ * task to its CPU), and the old object freed. So a read, write, discard,
+ * idle marking or writeback of the slot happens either before or after,
+ * and a writeback already past marking the slot ZRAM_NG_UNDER_WB sees
+ * it skipped. Order: slot lock -> stream -> allocator, as in
+ * zram_ng_drv.c. Two passes may run at once: each slot is done under its
+ * lock, by one of them.
+ *
+ * Where zram_ng differs: zsmalloc_ng does not tell size classes apart, so
+ * "smaller" is a smaller object (one that is not huge, for a huge slot)
+ * rather than upstream's smaller size class; recompression keeps the
+ * slot's access time, which upstream zeroes.
+ */
+#define pr_fmt(fmt) "zram_ng: " fmt
+
+#include <linux/crypto.h>
+#include <linux/device.h>
+#include <linux/gfp.h>
+#include <linux/highmem.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "zram_ng.h"
+
+#define ZRAM_NG_RECOMP_IDLE	BIT(0)
+#define ZRAM_NG_RECOMP_HUGE	BIT(1)
+
+/*
+ * Called by zram_ng_init_device() with init_lock held for write: the
+ * streams of the secondary algorithms set. The caller frees them on error.
+ */
+int zram_ng_create_recomps(struct zram_ng *zram)
+{
+	struct zcomp_ng *comp;
+	u32 prio;
+
+	for (prio = ZRAM_NG_SECONDARY_COMP; prio < ZRAM_NG_MAX_COMPS; prio++) {
+		if (!zram->recomp_algs[prio][0])
+			continue;
+		comp = zcomp_ng_create(zram->recomp_algs[prio]);
+		if (IS_ERR(comp)) {
+			pr_err("cannot initialise the %s compressor\n",
+			       zram->recomp_algs[prio]);
+			return PTR_ERR(comp);
+		}
+		zram->comps[prio] = comp;
+	}
+	return 0;
+}
+
+/* "#N: " and the algorithm list, as comp_algorithm, per priority set. */
+static ssize_t recomp_algorithm_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	ssize_t sz = 0;
+	u32 prio;
+
+	down_read(&zram->init_lock);
+	for (prio = ZRAM_NG_SECONDARY_COMP; prio < ZRAM_NG_MAX_COMPS; prio++) {
+		if (!zram->recomp_algs[prio][0])
+			continue;
+		sz += sysfs_emit_at(buf, sz, "#%u: ", prio);
+		sz += zcomp_ng_available_show(zram->recomp_algs[prio], buf, sz);
+	}
+	up_read(&zram->init_lock);
+	return sz;
+}
+
+/*
+ * "algo=NAME [priority=N]" (priority 1 by default), in any order; other
+ * keys are ignored, as upstream ignores them. -EINVAL: a key without a
+ * value, no algo, a priority outside 1..3, an algorithm the crypto API
+ * does not have; kstrtoint()'s error for a priority that is not a number;
+ * -E2BIG for a name the crypto API could never have; -EBUSY once
+ * initialised.
+ */
+static ssize_t recomp_algorithm_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t len)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	char *copy, *args, *param, *val, *algo = NULL;
+	int prio = ZRAM_NG_SECONDARY_COMP;
+	int ret = 0;
+
+	copy = kstrdup(buf, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+
+	args = skip_spaces(copy);
+	while (*args) {
+		args = next_arg(args, &param, &val);
+		if (!val || !*val) {
+			ret = -EINVAL;
+			goto out;
+		}
+		if (!strcmp(param, "algo")) {
+			algo = val;
+		} else if (!strcmp(param, "priority")) {
+			ret = kstrtoint(val, 10, &prio);
+			if (ret)
+				goto out;
+		}
+	}
+
+	if (!algo || prio < ZRAM_NG_SECONDARY_COMP ||
+	    prio >= ZRAM_NG_MAX_COMPS) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (strlen(algo) >= CRYPTO_MAX_ALG_NAME) {
+		ret = -E2BIG;
+		goto out;
+	}
+	if (strlen(algo) >= ZRAM_NG_MAX_ALGO_NAME || !zcomp_ng_available(algo)) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+	down_write(&zram->init_lock);
+	if (zram_ng_init_done(zram))
+		ret = -EBUSY;
+	else
+		strscpy(zram->recomp_algs[prio], algo,
+			sizeof(zram->recomp_algs[prio]));
+	up_write(&zram->init_lock);
+out:
+	kfree(copy);
+	return ret ? ret : len;
+}
+
+/* Whether a pass in @mode takes slot @index (locked). */
+static bool zram_ng_recomp_wanted(struct zram_ng *zram, u32 index,
+				  unsigned int mode)
+{
+	if (!slot_allocated(zram, index) ||
+	    slot_test_flag(zram, index, ZRAM_NG_SAME) ||
+	    slot_test_flag(zram, index, ZRAM_NG_WB) ||
+	    slot_test_flag(zram, index, ZRAM_NG_UNDER_WB) ||
+	    slot_test_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE))
+		return false;
+	if ((mode & ZRAM_NG_RECOMP_IDLE) &&
+	    !slot_test_flag(zram, index, ZRAM_NG_IDLE))
+		return false;
+	if ((mode & ZRAM_NG_RECOMP_HUGE) &&
+	    !slot_test_flag(zram, index, ZRAM_NG_HUGE))
+		return false;
+	return true;
+}
+
+/* The size a @len byte result is stored at: huge ones raw. */
+static unsigned int zram_ng_stored_len(struct zram_ng *zram, unsigned int len)
+{
+	return len >= zram->huge_class_size ? PAGE_SIZE : len;
+}
+
+struct zram_ng_recomp {
+	struct page *page;	/* the slot, decompressed */
+	u64 budget;		/* max_pages left */
+	u32 threshold;		/* only objects of this size and more; 0: all */
+	u32 prio, prio_max;	/* the priorities to try: [prio, prio_max) */
+	u32 nr_secondary;	/* secondary algorithms set */
+};
+
+/*
+ * Recompresses slot @index, locked and wanted (see the top of the file).
+ * 0, or the error that ends the pass: decompression or compression
+ * failing, no memory for the new object.
+ */
+static int zram_ng_recompress_slot(struct zram_ng *zram, u32 index,
+				   struct zram_ng_recomp *rc)
+{
+	const gfp_t nosleep_gfp = __GFP_KSWAPD_RECLAIM | __GFP_NOWARN |
+				  __GFP_HIGHMEM | __GFP_MOVABLE;
+	unsigned int old_len, new_len = 0, num_recomps = 0;
+	struct zcomp_ng_strm *zstrm = NULL;
+	struct zcomp_ng *comp = NULL;
+	unsigned long handle;
+	ktime_t ac_time;
+	bool shrunk = false;
+	u32 prio;
+	void *src;
+	int ret;
+
+	old_len = slot_obj_size(zram, index);
+	if (old_len < rc->threshold)
+		return 0;
+
+	ret = zram_ng_read_slot_locked(zram, rc->page, index);
+	if (ret)
+		return ret;
+	/* touched: no longer idle for a writeback that follows */
+	slot_clear_flag(zram, index, ZRAM_NG_IDLE);
+
+	for (prio = rc->prio; prio < rc->prio_max; prio++) {
+		comp = zram->comps[prio];
+		/* none set, or the slot already has it or a later one */
+		if (!comp || prio <= slot_priority(zram, index))
+			continue;
+
+		num_recomps++;
+		zstrm = zcomp_ng_stream_get(comp);
+		src = kmap_local_page(rc->page);
+		ret = zcomp_ng_compress(zstrm, src, &new_len);
+		kunmap_local(src);
+		if (ret) {
+			zcomp_ng_stream_put(comp);
+			pr_err("recompression failed, slot %u: %d\n", index,
+			       ret);
+			return ret;
+		}
+		new_len = zram_ng_stored_len(zram, new_len);
+		shrunk = new_len < old_len;
+		if (shrunk && (!rc->threshold || new_len < rc->threshold))
+			break;	/* keeps the stream: its buffer is stored */
+		zcomp_ng_stream_put(comp);
+		zstrm = NULL;
+	}
+
+	/* not one algorithm tried: nothing spent */
+	if (!num_recomps)
+		return 0;
+	/* an attempt counts against max_pages, successful or not */
+	if (rc->budget)
+		rc->budget--;
+
+	if (!zstrm) {
+		/* every secondary algorithm failed to shrink it */
+		if (!shrunk && num_recomps == rc->nr_secondary)
+			slot_set_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE);
+		return 0;
+	}
+
+	/* no sleeping, no retry: the old object stays if there is no room */
+	handle = zsng_store(zram->mem_pool, zstrm->buffer, new_len,
+			    nosleep_gfp);
+	zcomp_ng_stream_put(comp);
+	if (IS_ERR_VALUE(handle))
+		return PTR_ERR((void *)handle);
+
+	ac_time = slot_ac_time(zram, index);
+	zram_ng_free_slot(zram, index);
+	slot_set_ac_time(zram, index, ac_time);
+	slot_set_handle(zram, index, handle);
+	slot_set_obj_size(zram, index, new_len);
+	slot_set_priority(zram, index, prio);
+	atomic64_add(new_len, &zram->stats.compr_data_size);
+	atomic64_inc(&zram->stats.pages_stored);
+	zram_ng_update_used_max(zram, zsng_get_total_pages(zram->mem_pool));
+	return 0;
+}
+
+/*
+ * "[type=huge|idle|huge_idle] [threshold=BYTES] [max_pages=N]
+ * [algo=NAME | priority=N]", in any order; other keys, and other type
+ * values, are ignored (no type: every slot), as upstream does. -EINVAL:
+ * a key without a value, a threshold of a page or more (of the huge size
+ * or more once initialised), a device not initialised, an algo that is
+ * not a secondary algorithm set, no secondary algorithm at the priority
+ * asked or above; kstrtouint()'s or kstrtoull()'s error for a number that
+ * is not one. A pass ends early on an error of recompression.
+ */
+static ssize_t recompress_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t len)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	struct zram_ng_recomp rc = {
+		.budget = U64_MAX,
+		.prio = ZRAM_NG_SECONDARY_COMP,
+		.prio_max = ZRAM_NG_MAX_COMPS,
+	};
+	char *copy, *args, *param, *val, *algo = NULL;
+	unsigned int mode = 0;
+	u32 index, nr_pages, prio, last = 0;
+	ssize_t ret = 0;
+
+	copy = kstrdup(buf, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+
+	args = skip_spaces(copy);
+	while (*args) {
+		args = next_arg(args, &param, &val);
+		if (!val || !*val) {
+			ret = -EINVAL;
+			goto out_free;
+		}
+		if (!strcmp(param, "type")) {
+			if (!strcmp(val, "idle"))
+				mode = ZRAM_NG_RECOMP_IDLE;
+			else if (!strcmp(val, "huge"))
+				mode = ZRAM_NG_RECOMP_HUGE;
+			else if (!strcmp(val, "huge_idle"))
+				mode = ZRAM_NG_RECOMP_IDLE |
+				       ZRAM_NG_RECOMP_HUGE;
+		} else if (!strcmp(param, "max_pages")) {
+			ret = kstrtoull(val, 10, &rc.budget);
+		} else if (!strcmp(param, "threshold")) {
+			ret = kstrtouint(val, 10, &rc.threshold);
+		} else if (!strcmp(param, "algo")) {
+			algo = val;
+		} else if (!strcmp(param, "priority")) {
+			ret = kstrtouint(val, 10, &rc.prio);
+			/* the primary is no recompression algorithm */
+			if (!ret && rc.prio == ZRAM_NG_PRIMARY_COMP)
+				rc.prio = ZRAM_NG_SECONDARY_COMP;
+			rc.prio_max = rc.prio + 1;
+		}
+		if (ret)
+			goto out_free;
+	}
+	if (rc.threshold >= PAGE_SIZE) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+
+	down_read(&zram->init_lock);
+	if (!zram_ng_init_done(zram) ||
+	    rc.threshold >= zram->huge_class_size) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+
+	if (algo) {
+		for (prio = rc.prio; prio < ZRAM_NG_MAX_COMPS; prio++)
+			if (zram->comps[prio] &&
+			    !strcmp(zram->recomp_algs[prio], algo))
+				break;
+		if (prio == ZRAM_NG_MAX_COMPS) {
+			ret = -EINVAL;
+			goto out_unlock;
+		}
+		rc.prio = prio;
+		rc.prio_max = prio + 1;
+	}
+
+	for (prio = ZRAM_NG_SECONDARY_COMP; prio < ZRAM_NG_MAX_COMPS; prio++) {
+		if (zram->comps[prio]) {
+			rc.nr_secondary++;
+			last = prio;
+		}
+	}
+	rc.prio_max = min(rc.prio_max, last + 1);
+	if (rc.prio >= rc.prio_max) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+
+	rc.page = alloc_page(GFP_KERNEL);
+	if (!rc.page) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+
+	nr_pages = zram->disksize >> PAGE_SHIFT;
+	for (index = 0; index < nr_pages && rc.budget; index++) {
+		slot_lock(zram, index);
+		if (zram_ng_recomp_wanted(zram, index, mode))
+			ret = zram_ng_recompress_slot(zram, index, &rc);
+		slot_unlock(zram, index);
+		if (ret)
+			break;
+		cond_resched();
+	}
+	__free_page(rc.page);
+
+out_unlock:
+	up_read(&zram->init_lock);
+out_free:
+	kfree(copy);
+	return ret ? ret : len;
+}
+
+static DEVICE_ATTR_RW(recomp_algorithm);
+static DEVICE_ATTR_WO(recompress);
+
+static struct attribute *zram_ng_recomp_attrs[] = {
+	&dev_attr_recomp_algorithm.attr,
+	&dev_attr_recompress.attr,
+	NULL,
+};
+
+const struct attribute_group zram_ng_recomp_group = {
+	.attrs = zram_ng_recomp_attrs,
+};
