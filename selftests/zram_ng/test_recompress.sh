@@ -1,0 +1,236 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Recompression with secondary algorithms (upstream zram's 6.2+ ABI:
+# recomp_algorithm, recompress): lz4 primary, zstd (priority 1) and lz4hc
+# (priority 2) secondary. Random hex text (huge with lz4, half size with
+# zstd), random data (incompressible) and fio data (crc32c-tagged, 2:1) are
+# recompressed in huge, idle, threshold, max_pages, algo= and priority=
+# passes, and verified byte for byte after each; pages no algorithm shrinks
+# are flagged n and not tried again; same-filled and written-back pages are
+# left alone. Then a bad-input table for both attributes.
+# vm-timeout: 300
+. "$(dirname "$0")/common.sh"
+
+D=$ZSYS/zram_ng0
+B=/dev/zram_ng0
+DBG=/sys/kernel/debug/zram_ng/zram_ng0/block_state
+P=4096
+
+# fio_dev write|verify OFFSET SIZE COMPRESS%: 4 KiB blocks, one crc32c tag
+# each, direct I/O on $B
+fio_dev() {
+	_mode=$1
+	set -- --name=rc --filename=$B --offset="$2" --size="$3" --bs=4k \
+		--direct=1 --rw=write --buffer_compress_percentage="$4" \
+		--refill_buffers --verify=crc32c --verify_state_save=0 \
+		--output=/dev/null
+	if [ "$_mode" = verify ]; then
+		fio "$@" --verify_only
+	else
+		fio "$@" --do_verify=0
+	fi
+}
+
+# hex_file FILE MIB: MIB MiB of random hex digits (4 bits of entropy a byte)
+hex_file() {
+	head -c $(($2 * 524288)) /dev/urandom | od -An -v -tx1 | tr -d ' \n' >"$1"
+}
+
+# file_at FIRSTPAGE FILE: FILE written at page FIRSTPAGE of $B, direct
+file_at() {
+	dd if="$2" of=$B bs=$P seek="$1" oflag=direct conv=fsync 2>/dev/null
+}
+
+# file_matches FIRSTPAGE FILE: the pages at FIRSTPAGE read back as FILE
+file_matches() {
+	_n=$(($(wc -c <"$2") / P))
+	dd if=$B bs=$P skip="$1" count="$_n" iflag=direct 2>/dev/null | cmp -s - "$2"
+}
+
+# flags_in FIRST LAST CHAR: how many pages in [FIRST, LAST) carry CHAR
+flags_in() {
+	awk -v a="$1" -v b="$2" -v c="$3" '$1 >= a && $1 < b && index($3, c) { n++ }
+		END { print n + 0 }' $DBG
+}
+
+recomp() {	# recomp ARGS: recompress ARGS succeeds
+	{ echo "$1" >$D/recompress; } 2>/dev/null ||
+		{ echo "# recompress '$1' failed"; return 1; }
+}
+
+compr() {
+	mm_field zram_ng0 $COMPR
+}
+
+ktap_header
+ktap_plan 87
+
+for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
+zng_fresh
+rmmod brd 2>/dev/null
+modprobe brd rd_nr=1 rd_size=65536 || { ktap_print "no brd"; exit 1; }
+
+# --- recomp_algorithm before disksize ---
+ktap_result "recomp_algorithm is empty at first" assert_eq "" "$(cat $D/recomp_algorithm)"
+ktap_result "algo=zstd (priority 1 by default)" sh -c "echo algo=zstd > $D/recomp_algorithm"
+ktap_result "... reads '#1: ... [zstd] ...'" \
+	sh -c "grep -qx '#1: .*\[zstd\].*' $D/recomp_algorithm"
+ktap_result "algo=lz4hc priority=2" sh -c "echo 'algo=lz4hc priority=2' > $D/recomp_algorithm"
+ktap_result "... two lines, #2 shows [lz4hc]" \
+	sh -c "[ \$(wc -l < $D/recomp_algorithm) = 2 ] && sed -n 2p $D/recomp_algorithm | grep -qx '#2: .*\[lz4hc\].*'"
+ktap_result "priority=1 algo=lz4hc replaces #1 (any order)" \
+	sh -c "echo 'priority=1 algo=lz4hc' > $D/recomp_algorithm && grep -qx '#1: .*\[lz4hc\].*' $D/recomp_algorithm"
+echo "algo=zstd priority=1" >$D/recomp_algorithm
+ktap_result "#1 is each algorithm list once, as comp_algorithm" \
+	assert_eq "$(sed 's/\[//; s/\]//' $D/comp_algorithm | tr ' ' '\n' | sort | xargs)" \
+	"$(sed -n 1p $D/recomp_algorithm | cut -d' ' -f2- | tr -d '[]' | tr ' ' '\n' | sort | xargs)"
+echo lz4 >$D/comp_algorithm
+echo /dev/ram0 >$D/backing_dev
+echo 64M >$D/disksize
+ktap_result "recomp_algorithm after disksize: EBUSY" \
+	write_expect_errno EBUSY algo=lz4hc $D/recomp_algorithm
+ktap_result "... and still reads #1 zstd, #2 lz4hc" \
+	sh -c "grep -q '^#1: .*\[zstd\]' $D/recomp_algorithm && grep -q '^#2: .*\[lz4hc\]' $D/recomp_algorithm"
+
+# --- the data: pages 0-1023 hex, 1024-2047 random, 2048-4095 fio 2:1,
+# 4096-4351 zeros (same-filled), 4352-4607 hex ---
+hex_file /tmp/rc-hex1 4
+hex_file /tmp/rc-hex2 1
+head -c 1048576 /dev/zero >/tmp/rc-zero
+file_at 0 /tmp/rc-hex1
+fio_dev write 4M 4M 0
+ktap_result "fio writes 8M of 2:1 data" fio_dev write 8M 8M 50
+file_at 4096 /tmp/rc-zero
+file_at 4352 /tmp/rc-hex2
+ktap_result "hex pages are huge with lz4 ($(flags_in 0 1024 h) of 1024)" \
+	assert_eq 1024 "$(flags_in 0 1024 h)"
+ktap_result "random pages are huge ($(flags_in 1024 2048 h) of 1024)" \
+	test "$(flags_in 1024 2048 h)" -ge 1000
+ktap_result "zeros are same-filled" assert_eq 256 "$(flags_in 4096 4352 s)"
+ktap_result "block_state has six flag columns" \
+	sh -c "awk '{ print length(\$3) }' $DBG | sort -u | xargs | grep -qx 6"
+ktap_result "no page is r or n yet" assert_eq "0 0" "$(flags_in 0 99999 r) $(flags_in 0 99999 n)"
+# one hex page written back: never recompressed
+ktap_result "writeback page_index=4400" sh -c "echo page_index=4400 > $D/writeback"
+
+# --- type=huge, max_pages, algo=, priority= ---
+huge0=$(mm_field zram_ng0 $HUGE)
+c0=$(compr)
+ktap_result "type=huge algo=zstd max_pages=100" recomp "type=huge algo=zstd max_pages=100"
+ktap_result "... recompressed exactly 100 pages" assert_eq 100 "$(flags_in 0 99999 r)"
+ktap_result "... the first 100 hex pages" assert_eq 100 "$(flags_in 0 100 r)"
+ktap_result "... huge_pages fell by 100" assert_eq $((huge0 - 100)) "$(mm_field zram_ng0 $HUGE)"
+ktap_result "... compr_data_size fell ($c0 -> $(compr))" test "$(compr)" -lt "$c0"
+ktap_result "... the hex pages read back (zstd)" file_matches 0 /tmp/rc-hex1
+ktap_result "type=huge priority=1" recomp "type=huge priority=1"
+ktap_result "... every hex page is r ($(flags_in 0 1024 r))" assert_eq 1024 "$(flags_in 0 1024 r)"
+ktap_result "... and none huge" assert_eq 0 "$(flags_in 0 1024 h)"
+ktap_result "... random pages not flagged n: lz4hc not tried" \
+	assert_eq 0 "$(flags_in 1024 2048 n)"
+ktap_result "type=huge (every secondary)" recomp "type=huge"
+nr_n=$(flags_in 1024 2048 n)
+ktap_result "... random pages flagged n ($nr_n)" test "$nr_n" -ge 1000
+ktap_result "... and not r" assert_eq 0 "$(flags_in 1024 2048 r)"
+r1=$(flags_in 0 99999 r) n1=$(flags_in 0 99999 n) c1=$(compr)
+ktap_result "second type=huge pass" recomp "type=huge"
+ktap_result "... recompresses nothing (r, n, compr_data_size unchanged)" \
+	assert_eq "$r1 $n1 $c1" "$(flags_in 0 99999 r) $(flags_in 0 99999 n) $(compr)"
+ktap_result "hex pages verify after the passes" file_matches 0 /tmp/rc-hex1
+ktap_result "random pages verify (fio)" fio_dev verify 4M 4M 0
+
+# --- type=idle ---
+echo all >$D/idle
+c2=$(compr)
+ktap_result "idle all; type=idle algo=zstd" recomp "type=idle algo=zstd"
+rf=$(flags_in 2048 4096 r)
+ktap_result "... recompressed fio pages lz4 -> zstd ($rf of 2048)" test "$rf" -gt 0
+ktap_result "... compr_data_size shrank ($c2 -> $(compr))" test "$(compr)" -lt "$c2"
+ktap_result "... the recompressed pages are no longer idle" \
+	assert_eq 0 "$(awk '$1 >= 2048 && $1 < 4096 && index($3, "r") && index($3, "i")' $DBG | wc -l)"
+ktap_result "... fio data verifies byte for byte" fio_dev verify 8M 8M 50
+ktap_result "... same-filled pages not recompressed" assert_eq 0 "$(flags_in 4096 4352 r)"
+ktap_result "... still read as zeros" file_matches 4096 /tmp/rc-zero
+ktap_result "... the written-back page is w, not r" \
+	sh -c "awk '\$1 == 4400 { print \$3 }' $DBG | grep -qx '\\.w\\.[.i]\\.\\.'"
+ktap_result "hex2 pages are r (255: one is written back)" assert_eq 255 "$(flags_in 4352 4608 r)"
+ktap_result "hex2 pages (and the written-back one) verify" file_matches 4352 /tmp/rc-hex2
+ktap_result "orig_data_size unchanged: 4608 pages" \
+	assert_eq $((4608 * 4096)) "$(mm_field zram_ng0 $ORIG)"
+
+# --- threshold: only objects of that size or more, results below it ---
+file_at 0 /tmp/rc-hex1
+fio_dev write 8M 8M 50
+echo all >$D/idle
+ktap_result "rewriting clears r ($(flags_in 0 1024 r) hex pages r)" assert_eq 0 "$(flags_in 0 1024 r)"
+ktap_result "type=idle threshold=3000" recomp "type=idle threshold=3000"
+ktap_result "... recompressed the hex pages (4096 -> ~2K bytes)" assert_eq 1024 "$(flags_in 0 1024 r)"
+ktap_result "... and not the fio pages (below 3000 bytes)" assert_eq 0 "$(flags_in 2048 4096 r)"
+ktap_result "type=huge_idle after idle all: nothing left huge but the n ones" \
+	sh -c "echo all > $D/idle && echo type=huge_idle > $D/recompress && test \$(awk 'index(\$3, \"h\") && !index(\$3, \"n\")' $DBG | wc -l) = 0"
+
+# --- priority=2: lz4hc, read back through its own algorithm ---
+ktap_result "priority=2 (lz4hc) on every page" recomp "priority=2"
+ktap_result "... fio data verifies" fio_dev verify 8M 8M 50
+ktap_result "... hex data verifies" file_matches 0 /tmp/rc-hex1
+ktap_result "overwriting random pages clears n" \
+	sh -c "fio --name=rc --filename=$B --offset=4M --size=4M --bs=4k --direct=1 --rw=write --buffer_compress_percentage=0 --refill_buffers --output=/dev/null && test \$(awk '\$1 >= 1024 && \$1 < 2048 && index(\$3, \"n\")' $DBG | wc -l) = 0"
+ktap_result "no failed reads" assert_eq 0 "$(io_field zram_ng0 1)"
+ktap_result "reset" sh -c "echo 1 > $D/reset"
+ktap_result "reset forgets the secondary algorithms (as upstream)" \
+	assert_eq "" "$(cat $D/recomp_algorithm)"
+rmmod brd
+
+# --- bad input ---
+bad_table() {	# bad_table STATE: lines "ERRNO|VALUE|ATTR" on stdin
+	while IFS='|' read -r errno value attr; do
+		ktap_result "$1: '$value' > $attr: $errno" \
+			write_expect_errno "$errno" "$value" "$D/$attr"
+	done
+}
+long=$(printf '%0130d' 0)
+bad_table "before disksize" <<-EOF
+EINVAL|garbage|recomp_algorithm
+EINVAL||recomp_algorithm
+EINVAL|algo=|recomp_algorithm
+EINVAL|algo|recomp_algorithm
+EINVAL|priority=1|recomp_algorithm
+EINVAL|algo=nonexistent|recomp_algorithm
+E2BIG|algo=$long|recomp_algorithm
+EINVAL|algo=zstd priority=0|recomp_algorithm
+EINVAL|algo=zstd priority=4|recomp_algorithm
+EINVAL|algo=zstd priority=-1|recomp_algorithm
+EINVAL|algo=zstd priority=abc|recomp_algorithm
+ERANGE|algo=zstd priority=99999999999|recomp_algorithm
+EINVAL|type=huge|recompress
+EINVAL|threshold=4096|recompress
+EOF
+echo 16M >$D/disksize
+bad_table "no secondary algorithm" <<-EOF
+EINVAL|type=huge|recompress
+EINVAL||recompress
+EINVAL|garbage|recompress
+EINVAL|type=|recompress
+EINVAL|algo=zstd|recompress
+EINVAL|threshold=abc|recompress
+ERANGE|threshold=4294967296|recompress
+EINVAL|max_pages=-1|recompress
+ERANGE|max_pages=18446744073709551616|recompress
+EBUSY|algo=zstd|recomp_algorithm
+EOF
+echo 1 >$D/reset
+echo algo=zstd >$D/recomp_algorithm
+echo 16M >$D/disksize
+bad_table "zstd at priority 1" <<-EOF
+EINVAL|algo=lz4hc|recompress
+EINVAL|algo=lz4|recompress
+EINVAL|priority=2|recompress
+EINVAL|priority=4|recompress
+EINVAL|threshold=4095|recompress
+EOF
+ktap_result "priority=0 means priority 1 (as upstream)" recomp "priority=0"
+ktap_result "an unknown type is ignored (as upstream): every page" recomp "type=garbage"
+echo 1 >$D/reset
+rm -f /tmp/rc-hex1 /tmp/rc-hex2 /tmp/rc-zero
+
+ktap_finish
