@@ -352,7 +352,7 @@ static ssize_t recompress_store(struct device *dev,
 			if (zram->comps[prio] &&
 			    !strcmp(zram->recomp_algs[prio], algo))
 				break;
-		if (prio == ZRAM_NG_MAX_COMPS) {
+		if (prio >= ZRAM_NG_MAX_COMPS) {
 			ret = -EINVAL;
 			goto out_unlock;
 		}
