@@ -30,6 +30,21 @@ MEM_LIMIT=mem_limit MEM_MAX=mem_used_max SAME=same_pages
 COMPACTED=pages_compacted HUGE=huge_pages HUGE_SINCE=huge_pages_since
 MOVED=objs_moved
 
+# fio_tagged write|verify OFFSET SIZE COMPRESS%: 4 KiB blocks, one crc32c tag
+# each, direct I/O on $B (the test's device)
+fio_tagged() {
+	_mode=$1
+	set -- --name=dev --filename=$B --offset="$2" --size="$3" --bs=4k \
+		--direct=1 --rw=write --buffer_compress_percentage="$4" \
+		--refill_buffers --verify=crc32c --verify_state_save=0 \
+		--output=/dev/null
+	if [ "$_mode" = verify ]; then
+		fio "$@" --verify_only
+	else
+		fio "$@" --do_verify=0
+	fi
+}
+
 # A 4 KiB-page-interleaved workload: fio writes partly compressible blocks
 # (about 3:1 with lz4, several allocator size classes), then every other
 # page is discarded, leaving every zspage half used.

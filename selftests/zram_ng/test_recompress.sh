@@ -17,21 +17,6 @@ B=/dev/zram_ng0
 DBG=/sys/kernel/debug/zram_ng/zram_ng0/block_state
 P=4096
 
-# fio_dev write|verify OFFSET SIZE COMPRESS%: 4 KiB blocks, one crc32c tag
-# each, direct I/O on $B
-fio_dev() {
-	_mode=$1
-	set -- --name=rc --filename=$B --offset="$2" --size="$3" --bs=4k \
-		--direct=1 --rw=write --buffer_compress_percentage="$4" \
-		--refill_buffers --verify=crc32c --verify_state_save=0 \
-		--output=/dev/null
-	if [ "$_mode" = verify ]; then
-		fio "$@" --verify_only
-	else
-		fio "$@" --do_verify=0
-	fi
-}
-
 # hex_file FILE MIB: MIB MiB of random hex digits (4 bits of entropy a byte)
 hex_file() {
 	head -c $(($2 * 524288)) /dev/urandom | od -An -v -tx1 | tr -d ' \n' >"$1"
@@ -99,8 +84,8 @@ hex_file /tmp/rc-hex1 4
 hex_file /tmp/rc-hex2 1
 head -c 1048576 /dev/zero >/tmp/rc-zero
 file_at 0 /tmp/rc-hex1
-fio_dev write 4M 4M 0
-ktap_result "fio writes 8M of 2:1 data" fio_dev write 8M 8M 50
+fio_tagged write 4M 4M 0
+ktap_result "fio writes 8M of 2:1 data" fio_tagged write 8M 8M 50
 file_at 4096 /tmp/rc-zero
 file_at 4352 /tmp/rc-hex2
 ktap_result "hex pages are huge with lz4 ($(flags_in 0 1024 h) of 1024)" \
@@ -137,7 +122,7 @@ ktap_result "second type=huge pass" recomp "type=huge"
 ktap_result "... recompresses nothing (r, n, compr_data_size unchanged)" \
 	assert_eq "$r1 $n1 $c1" "$(flags_in 0 99999 r) $(flags_in 0 99999 n) $(compr)"
 ktap_result "hex pages verify after the passes" file_matches 0 /tmp/rc-hex1
-ktap_result "random pages verify (fio)" fio_dev verify 4M 4M 0
+ktap_result "random pages verify (fio)" fio_tagged verify 4M 4M 0
 
 # --- type=idle ---
 echo all >$D/idle
@@ -148,7 +133,7 @@ ktap_result "... recompressed fio pages lz4 -> zstd ($rf of 2048)" test "$rf" -g
 ktap_result "... compr_data_size shrank ($c2 -> $(compr))" test "$(compr)" -lt "$c2"
 ktap_result "... the recompressed pages are no longer idle" \
 	assert_eq 0 "$(awk '$1 >= 2048 && $1 < 4096 && index($3, "r") && index($3, "i")' $DBG | wc -l)"
-ktap_result "... fio data verifies byte for byte" fio_dev verify 8M 8M 50
+ktap_result "... fio data verifies byte for byte" fio_tagged verify 8M 8M 50
 ktap_result "... same-filled pages not recompressed" assert_eq 0 "$(flags_in 4096 4352 r)"
 ktap_result "... still read as zeros" file_matches 4096 /tmp/rc-zero
 ktap_result "... the written-back page is w, not r" \
@@ -160,7 +145,7 @@ ktap_result "orig_data_size unchanged: 4608 pages" \
 
 # --- threshold: only objects of that size or more, results below it ---
 file_at 0 /tmp/rc-hex1
-fio_dev write 8M 8M 50
+fio_tagged write 8M 8M 50
 echo all >$D/idle
 ktap_result "rewriting clears r ($(flags_in 0 1024 r) hex pages r)" assert_eq 0 "$(flags_in 0 1024 r)"
 ktap_result "type=idle threshold=3000" recomp "type=idle threshold=3000"
@@ -171,7 +156,7 @@ ktap_result "type=huge_idle after idle all: nothing left huge but the n ones" \
 
 # --- priority=2: lz4hc, read back through its own algorithm ---
 ktap_result "priority=2 (lz4hc) on every page" recomp "priority=2"
-ktap_result "... fio data verifies" fio_dev verify 8M 8M 50
+ktap_result "... fio data verifies" fio_tagged verify 8M 8M 50
 ktap_result "... hex data verifies" file_matches 0 /tmp/rc-hex1
 ktap_result "overwriting random pages clears n" \
 	sh -c "fio --name=rc --filename=$B --offset=4M --size=4M --bs=4k --direct=1 --rw=write --buffer_compress_percentage=0 --refill_buffers --output=/dev/null && test \$(awk '\$1 >= 1024 && \$1 < 2048 && index(\$3, \"n\")' $DBG | wc -l) = 0"

@@ -30,21 +30,6 @@ flagged() {
 	awk -v c="$2" 'index($3, c) { n++ } END { print n + 0 }' "$1"
 }
 
-# fio_dev write|verify OFFSET SIZE COMPRESS%: 4 KiB blocks, one crc32c tag
-# each, direct I/O on $B
-fio_dev() {
-	_mode=$1
-	set -- --name=wb --filename=$B --offset="$2" --size="$3" --bs=4k \
-		--direct=1 --rw=write --buffer_compress_percentage="$4" \
-		--refill_buffers --verify=crc32c --verify_state_save=0 \
-		--output=/dev/null
-	if [ "$_mode" = verify ]; then
-		fio "$@" --verify_only
-	else
-		fio "$@" --do_verify=0
-	fi
-}
-
 # page_write INDEX FILE: FILE (one page) into page INDEX of $B, and back
 page_write() {
 	dd if="$2" of=$B bs=4096 seek="$1" count=1 conv=fsync 2>/dev/null &&
@@ -167,8 +152,8 @@ ktap_result "backing_dev after disksize: EBUSY" write_expect_errno EBUSY /dev/ra
 ktap_result "bd_stat is three zeros" assert_eq "0 0 0" "$(cat $D/bd_stat | xargs)"
 
 # 24 MiB of 2:1 data at 0, 4 MiB of incompressible data at 24M
-ktap_result "fio writes 24M compressible" fio_dev write 0 24M 50
-ktap_result "fio writes 4M incompressible" fio_dev write 24M 4M 0
+ktap_result "fio writes 24M compressible" fio_tagged write 0 24M 50
+ktap_result "fio writes 4M incompressible" fio_tagged write 24M 4M 0
 mm_stat_read zram_ng0 A_
 huge=$A_huge_pages
 ktap_result "1024 huge pages ($huge)" test "$huge" -ge 1000
@@ -179,7 +164,7 @@ ktap_result "bd_count and bd_writes are the huge pages" \
 ktap_result "huge_pages is 0, block_state shows $huge w" \
 	assert_eq "0 $huge" "$(mm_field zram_ng0 $HUGE) $(flagged $DBG w)"
 ktap_result "orig_data_size unchanged" assert_eq "$A_orig_data_size" "$(mm_field zram_ng0 $ORIG)"
-ktap_result "fio verifies the huge pages (read from the ramdisk)" fio_dev verify 24M 4M 0
+ktap_result "fio verifies the huge pages (read from the ramdisk)" fio_tagged verify 24M 4M 0
 ktap_result "bd_reads counts them" assert_eq "$huge" "$(bd zram_ng0 2)"
 
 ktap_result "idle all" write_ok all $D/idle
@@ -194,7 +179,7 @@ ktap_result "mem_used_total dropped ($A_mem_used_total -> $C_mem_used_total)" \
 	test "$((C_mem_used_total * 32))" -le "$A_mem_used_total"
 ktap_result "orig_data_size unchanged after idle writeback" \
 	assert_eq "$A_orig_data_size" "$C_orig_data_size"
-ktap_result "fio verifies all 28M from the ramdisk" fio_dev verify 0 28M 50
+ktap_result "fio verifies all 28M from the ramdisk" fio_tagged verify 0 28M 50
 ktap_result "no failed reads" assert_eq 0 "$(io_field zram_ng0 1)"
 ktap_result "writeback idle again writes nothing" wb_changes idle 3 0
 
@@ -215,14 +200,14 @@ before=$(bd zram_ng0 1)
 ktap_result "discard 4M" blkdiscard -o 0 -l 4194304 $B
 ktap_result "... frees 1024 blocks" assert_eq $((before - 1024)) "$(bd zram_ng0 1)"
 before=$(bd zram_ng0 1)
-ktap_result "overwrite 4M at 4M" fio_dev write 4M 4M 50
+ktap_result "overwrite 4M at 4M" fio_tagged write 4M 4M 50
 ktap_result "... frees 1024 more" assert_eq $((before - 1024)) "$(bd zram_ng0 1)"
-ktap_result "overwritten data verifies" fio_dev verify 4M 4M 50
+ktap_result "overwritten data verifies" fio_tagged verify 4M 4M 50
 
 # idle by age: [0, 4M) written, 3 s later [8M, 12M) rewritten
-fio_dev write 0 4M 50
+fio_tagged write 0 4M 50
 sleep 3
-fio_dev write 8M 4M 50
+fio_tagged write 8M 4M 50
 ktap_result "idle 2 (seconds)" sh -c "echo 2 > $D/idle"
 ktap_result "marks the 1024 older pages ($(idle_in 0 1024) of [0, 4M))" \
 	assert_eq 1024 "$(idle_in 0 1024)"
@@ -248,9 +233,9 @@ ktap_result "... after exactly 10 pages" assert_eq $((before + 10)) "$(bd zram_n
 ktap_result "... writeback_limit reads 0" assert_eq 0 "$(cat $D/writeback_limit)"
 echo 0 >$D/writeback_limit_enable
 ktap_result "limit disabled: writeback idle goes through" write_ok idle $D/writeback
-ktap_result "[0,4M) verifies" fio_dev verify 0 4M 50
-ktap_result "[4M,12M) verifies" fio_dev verify 4M 8M 50
-ktap_result "[24M,28M) verifies" fio_dev verify 24M 4M 0
+ktap_result "[0,4M) verifies" fio_tagged verify 0 4M 50
+ktap_result "[4M,12M) verifies" fio_tagged verify 4M 8M 50
+ktap_result "[24M,28M) verifies" fio_tagged verify 24M 4M 0
 
 # reset gives the ramdisk back
 ktap_result "reset" sh -c "echo 1 > $D/reset"
@@ -307,11 +292,11 @@ if modprobe dm_mod 2>/dev/null && command -v dmsetup >/dev/null &&
 	ktap_print "dm device $DM"
 	ktap_result "backing_dev $DM" sh -c "echo $DM > $D/backing_dev"
 	echo 32M >$D/disksize
-	fio_dev write 0 4M 50
+	fio_tagged write 0 4M 50
 	echo all >$D/idle
 	echo idle >$D/writeback
 	ktap_result "4M written back" assert_eq 1024 "$(bd zram_ng0 1)"
-	fio_dev write 4M 4M 50
+	fio_tagged write 4M 4M 50
 	dmsetup suspend zwb && dmsetup load zwb --table "0 131072 error" &&
 		dmsetup resume zwb
 	ktap_result "the backing device now fails (error target)" read_fails $DM
@@ -320,30 +305,30 @@ if modprobe dm_mod 2>/dev/null && command -v dmsetup >/dev/null &&
 	ktap_result "writeback idle fails: EIO" write_expect_errno EIO idle $D/writeback
 	ktap_result "... bd_count unchanged, nothing left memory" \
 		assert_eq "1024 $E_compr_data_size" "$(bd zram_ng0 1) $(mm_field zram_ng0 $COMPR)"
-	ktap_result "... the pages in memory verify" fio_dev verify 4M 4M 50
+	ktap_result "... the pages in memory verify" fio_tagged verify 4M 4M 50
 	ktap_result "reading a written-back page: EIO" read_fails $B
 	ktap_result "... counted in failed_reads" test "$(io_field zram_ng0 1)" -ge 1
 	ktap_result "... and only that read failed: pages in memory still read" \
-		fio_dev verify 4M 4M 50
-	ktap_result "overwriting the written-back pages works" fio_dev write 0 4M 50
+		fio_tagged verify 4M 4M 50
+	ktap_result "overwriting the written-back pages works" fio_tagged write 0 4M 50
 	ktap_result "... frees their blocks (bd_count 0)" assert_eq 0 "$(bd zram_ng0 1)"
-	ktap_result "... and they verify" fio_dev verify 0 4M 50
+	ktap_result "... and they verify" fio_tagged verify 0 4M 50
 	# a backing device that goes away while claimed
 	echo 1 >$D/reset
 	dmsetup remove zwb 2>/dev/null
 	dmsetup create zwb --table "0 131072 linear /dev/ram0 0"
 	echo $DM >$D/backing_dev
 	echo 32M >$D/disksize
-	fio_dev write 0 4M 50
+	fio_tagged write 0 4M 50
 	echo all >$D/idle
 	echo idle >$D/writeback
 	ktap_result "dmsetup remove --force while claimed" \
 		sh -c "dmsetup remove --force zwb >/dev/null 2>&1; ! dmsetup status zwb 2>/dev/null | grep -q linear"
 	ktap_result "reading a written-back page of the dead device: EIO" read_fails $B
-	fio_dev write 4M 4M 50
+	fio_tagged write 4M 4M 50
 	echo all >$D/idle
 	ktap_result "writeback to the dead device: EIO" write_expect_errno EIO idle $D/writeback
-	ktap_result "... its pages stay in memory and verify" fio_dev verify 4M 4M 50
+	ktap_result "... its pages stay in memory and verify" fio_tagged verify 4M 4M 50
 	ktap_result "reset releases the dead device" sh -c "echo 1 > $D/reset"
 	dmsetup remove zwb 2>/dev/null
 	ktap_result "the dm device is gone" sh -c "! dmsetup info zwb >/dev/null 2>&1"

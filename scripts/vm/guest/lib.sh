@@ -135,6 +135,20 @@ pool_stat() {
 	awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/zsmalloc_ng/$1/stats" 2>/dev/null
 }
 
+# zswap_pools: the zsmalloc_ng pools zswap made (zswap names them zswapN)
+zswap_pools() {
+	ls /sys/kernel/debug/zsmalloc_ng 2>/dev/null | grep '^zswap'
+}
+
+# zswap_pool_stat NAME: a pool_stat counter summed over zswap_pools
+zswap_pool_stat() {
+	_sum=0
+	for _p in $(zswap_pools); do
+		_sum=$((_sum + $(pool_stat "$_p" "$1")))
+	done
+	echo $_sum
+}
+
 # vmstat_get KEY: print a /proc/vmstat counter, e.g. "vmstat_get pswpout"
 vmstat_get() {
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
