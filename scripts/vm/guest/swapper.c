@@ -7,6 +7,8 @@
  * comes back. Built static on the host, run in the VM.
  *
  *   swapper MIB PASSES DONEFILE
+ *   swapper --dump MIB        the first pass's pages on stdout (the data
+ *                             of scripts/bench recompress and writeback)
  *
  * Each page is half pseudo-random (seeded by its index: incompressible)
  * and half a repeating pattern, so lz4 gets about 2:1, the ratio real
@@ -49,8 +51,17 @@ int main(int argc, char **argv)
 	char *buf;
 	int fd;
 
+	if (argc == 3 && !strcmp(argv[1], "--dump")) {
+		npages = strtoul(argv[2], NULL, 0) * 256;
+		for (n = 0; n < npages; n++) {
+			fill(want, n, 0);
+			if (fwrite(want, PAGE, 1, stdout) != 1)
+				return 1;
+		}
+		return fflush(stdout) ? 1 : 0;
+	}
 	if (argc != 4) {
-		fprintf(stderr, "usage: swapper MIB PASSES DONEFILE\n");
+		fprintf(stderr, "usage: swapper MIB PASSES DONEFILE | --dump MIB\n");
 		return 2;
 	}
 	mib = strtoul(argv[1], NULL, 0);
