@@ -61,6 +61,15 @@ int zsng_pool_policy(struct zsng_pool *pool);
  */
 size_t zsng_huge_class_size(struct zsng_pool *pool);
 
+/*
+ * The size class an object of @size bytes would be stored in (classes
+ * with the same geometry are one): a smaller index, less memory. For
+ * recompression, which keeps a new object only if it saves a class, as
+ * upstream's zs_lookup_class_index() lets zram do. A size of 0 or above
+ * a page gives the number of classes.
+ */
+unsigned int zsng_class_index(struct zsng_pool *pool, size_t size);
+
 /* What ZSNG_POLICY_DEFAULT resolves to now (the default_policy parameter). */
 int zsng_default_policy(void);
 

@@ -215,6 +215,12 @@ size_t zsng_huge_class_size(struct zsng_pool *pool)
 }
 EXPORT_SYMBOL_GPL(zsng_huge_class_size);
 
+unsigned int zsng_class_index(struct zsng_pool *pool, size_t size)
+{
+	return zsng_core_class_index(pool->core, size);
+}
+EXPORT_SYMBOL_GPL(zsng_class_index);
+
 static int __init zsng_init(void)
 {
 	int ret;
