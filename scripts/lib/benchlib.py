@@ -39,7 +39,7 @@ DIRECTIONS = [
     (r"^(mem_used_total|mem_used_before|mem_used_max|compr_data_size|density)$", -1),
     (r"^(pool_total_size|pool_total_size_shrunk|reject_\w+)(_per_compressed)?$", -1),
     (r"^(stored_pages|written_back_pages)$", +1),
-    (r"^(objs_moved|instructions)$", -1),
+    (r"^(objs_moved|objs_displaced|instructions)$", -1),
     # kernel-ab: per operation, pool pages; ratio.*.speed = the stock's
     # time over zsmalloc_ng's
     (r"^ns_per_op$", -1),

@@ -144,15 +144,30 @@ static inline unsigned long ab_pages_compacted(struct ab_pool *p)
 }
 
 /*
- * Objects moved by compaction. zsmalloc_ng counts them (objs_moved); the
- * stock zsmalloc does not, but its handle is the address of a word that
- * holds the object's location (record_obj() in mm/zsmalloc.c, 6.1 and
- * 6.12), rewritten when compaction moves the object: the phases compare
- * that word before and after compaction (ab_location). Page migration
- * rewrites it too, so a zspage the kernel migrated in that window would
- * count as well; nothing else runs in the benchmark's VM.
+ * Objects compaction moved, counted the same way on both sides: a handle
+ * is the address of a word (the stock zsmalloc: the object's location,
+ * record_obj() in mm/zsmalloc.c of 6.1 and 6.12) or of a slot (ours:
+ * HandleSlot {zspage, idx} in core/pool.hpp) that compaction rewrites when
+ * it moves the object, and the phases compare it before and after
+ * (objs_displaced). That counts each object once, however many times it
+ * was copied; zsmalloc_ng also counts every copy (objs_moved, its
+ * statistic), the stock zsmalloc does not. Page migration rewrites the
+ * same words, so a zspage the kernel migrated in that window would count
+ * too; nothing else runs in the benchmark's VM. The location of a slot is
+ * folded into one word: zspage addresses differ in their low 48 bits,
+ * object indices fit in the top 16.
  */
-static inline unsigned long ab_objs_moved(struct ab_pool *p)
+static inline unsigned long ab_location(struct ab_pool *p, unsigned long h)
+{
+	const unsigned long *w = (const unsigned long *)h;
+
+	if (p->kind == AB_ZSMALLOC)
+		return READ_ONCE(w[0]);
+	return READ_ONCE(w[0]) ^ (READ_ONCE(w[1]) << 48);
+}
+
+/* zsmalloc_ng's own count of object copies; the stock has none. */
+static inline unsigned long ab_objs_copied(struct ab_pool *p)
 {
 	struct zsng_pool_stats ng = {};
 
@@ -160,11 +175,6 @@ static inline unsigned long ab_objs_moved(struct ab_pool *p)
 		return 0;
 	zsng_pool_stats(p->ng, &ng);
 	return ng.objs_moved;
-}
-
-static inline unsigned long ab_location(struct ab_pool *p, unsigned long h)
-{
-	return p->kind == AB_ZSMALLOC ? READ_ONCE(*(unsigned long *)h) : 0;
 }
 
 #endif /* ZSNG_AB_ALLOC_H */

@@ -7,8 +7,11 @@
  *
  * with ops (operations: objects stored, read or freed; a churn op is one
  * free and one store), bytes (object bytes stored or read), ns (the
- * phase's wall time: first thread's start to last thread's end) and, per
- * phase, the pool's pages. The host turns them into ns per op and MB/s.
+ * phase's wall time: first thread's start to last thread's end) and the
+ * pool's pages after it; compaction's line has the pages before and after,
+ * pages_freed, objs_displaced (both sides) and objs_moved (zsmalloc_ng's
+ * count of copies) instead (alloc.h). The host turns them into ns per op
+ * and MB/s.
  *
  * The coordinator is the process that wrote the run file: it releases a
  * phase by bumping a generation counter and waits for the last thread to
@@ -60,7 +63,7 @@ struct ab_thread {
 	unsigned long *handle;	/* per object; 0 once freed */
 	u32 *src;		/* per object: its source in the data set */
 	u32 *order;		/* a permutation of the objects, per phase */
-	unsigned long *loc;	/* zsmalloc: location words before compaction */
+	unsigned long *loc;	/* location words before compaction (alloc.h) */
 	u8 *copy;		/* PAGE_SIZE: where reads copy to */
 	u64 rng;
 	u64 start, end;		/* ktime ns of the last phase */
@@ -278,7 +281,7 @@ static int verify(struct ab_ctx *c, const char *when)
 	return -EIO;
 }
 
-/* The location words of every live zsmalloc object (alloc.h). */
+/* Records, or counts the changes of, every live object's location. */
 static unsigned long locations(struct ab_ctx *c, bool compare)
 {
 	unsigned long moved = 0, w;
@@ -300,29 +303,39 @@ static unsigned long locations(struct ab_ctx *c, bool compare)
 	return moved;
 }
 
-static void compact_pool(struct ab_ctx *c, struct ab_out *out, const char *prefix)
+static int compact_pool(struct ab_ctx *c, struct ab_out *out,
+			const char *prefix)
 {
 	struct ab_pool *pool = &c->pool;
-	unsigned long before, after, compacted, moved;
+	unsigned long before, after, compacted, copied, displaced;
 	u64 t0, ns;
 
 	before = ab_total_pages(pool);
 	compacted = ab_pages_compacted(pool);
-	moved = ab_objs_moved(pool);
-	if (pool->kind == AB_ZSMALLOC)
-		locations(c, false);
+	copied = ab_objs_copied(pool);
+	locations(c, false);
 	t0 = ktime_get_ns();
 	ab_compact(pool);
 	ns = ktime_get_ns() - t0;
 	after = ab_total_pages(pool);
 	compacted = ab_pages_compacted(pool) - compacted;
-	if (pool->kind == AB_ZSMALLOC)
-		moved = locations(c, true);
-	else
-		moved = ab_objs_moved(pool) - moved;
+	copied = ab_objs_copied(pool) - copied;
+	displaced = locations(c, true);
 	ab_printf(out, "%s compact ops=1 ns=%llu", prefix, ns);
-	ab_printf(out, " pages_before=%lu pages_after=%lu pages_freed=%lu objs_moved=%lu\n",
-		  before, after, compacted, moved);
+	ab_printf(out, " pages_before=%lu pages_after=%lu pages_freed=%lu objs_displaced=%lu",
+		  before, after, compacted, displaced);
+	if (pool->kind == AB_ZSMALLOC) {
+		ab_printf(out, "\n");
+		return 0;
+	}
+	ab_printf(out, " objs_moved=%lu\n", copied);
+	/* Every object displaced was copied at least once (alloc.h). */
+	if (displaced > copied || (copied && !displaced)) {
+		pr_err("%lu objects displaced, %lu copied: has HandleSlot changed?\n",
+		       displaced, copied);
+		return -EPROTO;
+	}
+	return 0;
 }
 
 /* The phase's line: ops, bytes, ns and the pool's pages after it. */
@@ -451,8 +464,9 @@ static int run_one(const struct ab_params *p, const struct ab_data *d,
 		goto destroy;
 	ns = run_phase(&c, AB_FREE);
 	report(&c, out, prefix, "free", ns);
-	compact_pool(&c, out, prefix);
-	ret = verify(&c, "after compaction");
+	ret = compact_pool(&c, out, prefix);
+	if (!ret)
+		ret = verify(&c, "after compaction");
 destroy:
 	/*
 	 * A pool is emptied before it is destroyed, as zram empties it on
