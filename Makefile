@@ -31,6 +31,11 @@ USER_BUILD := $(TOP)/.cache/user
 
 all: modules
 
+# The in-kernel A/B benchmark (zsng_ab.ko, test only): a Kbuild run of its
+# own after the product's, against its Module.symvers, so that
+# modules_install never installs it. Absent from the DKMS sources.
+KAB := $(wildcard $(TOP)/zsmalloc_ng/bench/kernel-ab)
+
 # Any compiler, objtool or modpost warning fails the build: objtool and
 # modpost only print theirs.
 modules:
@@ -40,10 +45,15 @@ modules:
 	@set -o pipefail; \
 	$(MAKE) -C $(KDIR) M=$(TOP) $(KBUILD_ARGS) modules 2>&1 | tee $(BUILD_LOG); \
 	status=$$?; \
+	if [ $$status -eq 0 ] && [ -n "$(KAB)" ]; then \
+		$(MAKE) -C $(KDIR) M=$(KAB) KBUILD_EXTRA_SYMBOLS=$(TOP)/Module.symvers \
+			$(KBUILD_ARGS) modules 2>&1 | tee -a $(BUILD_LOG); \
+		status=$$?; \
+	fi; \
 	if [ $$status -ne 0 ]; then exit $$status; fi; \
 	if grep -qiE 'warning|error' $(BUILD_LOG); then \
 		echo "build: warnings are errors in this project (see above)" >&2; \
-		rm -f $(TOP)/zsmalloc_ng.ko $(TOP)/zram_ng.ko; exit 1; \
+		rm -f $(TOP)/zsmalloc_ng.ko $(TOP)/zram_ng.ko $(if $(KAB),$(KAB)/zsng_ab.ko); exit 1; \
 	fi
 
 modules_install: modules
@@ -57,6 +67,7 @@ guard-test:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
+	$(if $(KAB),$(MAKE) -C $(KDIR) M=$(KAB) clean)
 	rm -rf $(USER_BUILD) $(BUILD_LOG)
 
 deps:
@@ -95,7 +106,7 @@ deb:
 
 help:
 	@echo 'zsmalloc_ng / zram_ng'
-	@echo '  make [modules]       build zsmalloc_ng.ko and zram_ng.ko against KDIR=$(KDIR)'
+	@echo '  make [modules]       build zsmalloc_ng.ko and zram_ng.ko (and the test-only zsng_ab.ko) against KDIR=$(KDIR)'
 	@echo '  make modules_install install to /lib/modules/<release>/extra and depmod'
 	@echo '  make check           unit tests, build guard test, VM selftests; "N passed, N failed"'
 	@echo '  make unit            userspace build of the allocator core + GoogleTest'

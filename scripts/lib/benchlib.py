@@ -42,7 +42,12 @@ DIRECTIONS = [
     (r"^(mem_used_total|mem_used_before|mem_used_max|compr_data_size|density)$", -1),
     (r"^(pool_total_size|pool_total_size_shrunk|reject_\w+)(_per_compressed)?$", -1),
     (r"^(stored_pages|written_back_pages)$", +1),
-    (r"^(objs_moved|instructions)$", -1),
+    (r"^(objs_moved|objs_displaced|instructions)$", -1),
+    # kernel-ab: per operation, pool pages; ratio.*.speed = the stock's
+    # time over zsmalloc_ng's
+    (r"^ns_per_op$", -1),
+    (r"^(pages_used|pages_before|pages_after)$", -1),
+    (r"^speed$", +1),
 ]
 
 
@@ -70,6 +75,28 @@ def stddev(values):
 def pct_stddev(values):
     m = mean(values)
     return 100.0 * stddev(values) / abs(m) if m else 0.0
+
+
+# Student's t, two-sided 95%, by degrees of freedom (1..30); 1.96 beyond.
+T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+       2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+       2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def ci95(values):
+    """The 95% confidence interval of the mean (Student's t), as (low,
+    high); None below 2 values."""
+    n = len(values)
+    if n < 2:
+        return None
+    t = T95[n - 2] if n - 1 <= len(T95) else 1.96
+    h = t * stddev(values) / math.sqrt(n)
+    return (mean(values) - h, mean(values) + h)
+
+
+def fmt_ci(values):
+    ci = ci95(values)
+    return "[%s, %s]" % (fmt_num(ci[0]), fmt_num(ci[1])) if ci else ""
 
 
 def pct_change(a, b):
