@@ -49,7 +49,7 @@ compr() {
 }
 
 ktap_header
-ktap_plan 91
+ktap_plan 101
 
 for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
 zng_fresh
@@ -232,6 +232,33 @@ EOF
 ktap_result "priority=0 means priority 1 (as upstream)" recomp "priority=0"
 ktap_result "an unknown type is ignored (as upstream): every page" recomp "type=garbage"
 echo 1 >$D/reset
-rm -f /tmp/rc-hex1 /tmp/rc-hex2 /tmp/rc-zero
+
+# --- zramctl-ng drives both: setup, idle, recompress, writeback, columns ---
+modprobe brd rd_nr=1 rd_size=65536
+echo 16M >$D/disksize	# in use: --find hot_adds a device
+ctl() { zramctl-ng --raw --noheadings "$@"; }
+dev=$(zramctl-ng --find --size 16M --algorithm lz4 --recomp-algorithm zstd,lz4hc \
+	--backing-dev /dev/ram0 2>/tmp/rc-ctl.err)
+ktap_result "zramctl-ng --find --recomp-algorithm zstd,lz4hc --backing-dev ($dev)" \
+	test -b "$dev"
+n=${dev##*/}
+ktap_result "... RECOMP-ALGORITHM zstd,lz4hc" assert_eq zstd,lz4hc "$(ctl -o RECOMP-ALGORITHM "$dev")"
+ktap_result "... BACKING /dev/ram0" assert_eq /dev/ram0 "$(ctl -o BACKING "$dev")"
+hex_file /tmp/rc-hex1 2
+dd if=/tmp/rc-hex1 of="$dev" bs=1M oflag=direct 2>/dev/null
+ktap_result "zramctl-ng --idle all --recompress type=idle" \
+	zramctl-ng --idle all --recompress type=idle "$dev"
+ktap_result "... the hex pages are r" \
+	test "$(awk 'index($3, "r")' /sys/kernel/debug/zram_ng/$n/block_state | wc -l)" = 512
+ktap_result "zramctl-ng --idle all --writeback idle" zramctl-ng --idle all --writeback idle "$dev"
+ktap_result "... BD-WRITES 2M" assert_eq 2097152 "$(ctl --bytes -o BD-WRITES "$dev")"
+ktap_result "... and the data reads back" \
+	sh -c "dd if=$dev bs=1M count=2 iflag=direct 2>/dev/null | cmp -s - /tmp/rc-hex1"
+ktap_result "zramctl-ng --writeback without a backing device: refused" \
+	sh -c "! zramctl-ng --writeback idle /dev/zram_ng0 2>/dev/null"
+ktap_result "zramctl-ng --reset" zramctl-ng --reset "$dev" /dev/zram_ng0
+echo "${n#zram_ng}" >/sys/class/zram_ng-control/hot_remove
+rmmod brd
+rm -f /tmp/rc-hex1 /tmp/rc-hex2 /tmp/rc-zero /tmp/rc-cls /tmp/rc-ctl.err
 
 ktap_finish
