@@ -260,6 +260,8 @@ void zram_ng_wb_exit(void);
 void zram_ng_backing_release(struct zram_ng *zram);
 void zram_ng_bd_free_block(struct zram_ng *zram, unsigned long blk);
 int zram_ng_bd_read(struct zram_ng *zram, struct page *page, unsigned long blk);
+int zram_ng_bd_read_chained(struct zram_ng *zram, struct page *page,
+			    unsigned long blk, struct bio *parent);
 
 /* idle.c */
 extern const struct attribute_group zram_ng_idle_group;

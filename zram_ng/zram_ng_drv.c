@@ -189,9 +189,12 @@ int zram_ng_read_slot_locked(struct zram_ng *zram, struct page *page,
 
 /*
  * Decompresses slot @index into @page (a whole page), or reads it from
- * the backing device (synchronously, without the slot lock: writeback.c).
+ * the backing device without the slot lock (writeback.c): chained to
+ * @parent, which then completes only once the page is read, or
+ * synchronously when @parent is NULL.
  */
-int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index)
+static int __zram_ng_read_page(struct zram_ng *zram, struct page *page,
+			       u32 index, struct bio *parent)
 {
 	int ret;
 
@@ -200,11 +203,18 @@ int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index)
 		unsigned long blk = slot_element(zram, index);
 
 		slot_unlock(zram, index);
+		if (parent)
+			return zram_ng_bd_read_chained(zram, page, blk, parent);
 		return zram_ng_bd_read(zram, page, blk);
 	}
 	ret = zram_ng_read_slot_locked(zram, page, index);
 	slot_unlock(zram, index);
 	return ret;
+}
+
+int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index)
+{
+	return __zram_ng_read_page(zram, page, index, NULL);
 }
 
 /* Compresses the whole @page into slot @index. */
@@ -308,14 +318,20 @@ static bool bvec_is_partial(struct bio_vec *bvec)
 	return bvec->bv_len != PAGE_SIZE;
 }
 
+/*
+ * A whole page is read in place; a written-back one by a bio chained to
+ * @bio (as the stock zram does), so the pages of one bio are read from the
+ * backing device in parallel. A part of a page goes through a bounce page,
+ * read synchronously.
+ */
 static int zram_ng_bvec_read(struct zram_ng *zram, struct bio_vec *bvec,
-			     u32 index, int offset)
+			     u32 index, int offset, struct bio *bio)
 {
 	struct page *page;
 	int ret;
 
 	if (!bvec_is_partial(bvec))
-		return zram_ng_read_page(zram, bvec->bv_page, index);
+		return __zram_ng_read_page(zram, bvec->bv_page, index, bio);
 
 	page = alloc_page(GFP_NOIO);
 	if (!page)
@@ -435,7 +451,7 @@ static void zram_ng_submit_bio(struct bio *bio)
 							 offset);
 			else
 				ret = zram_ng_bvec_read(zram, &bv, index,
-							offset);
+							offset, bio);
 			zram_ng_slot_accessed(zram, index);
 			if (ret < 0) {
 				if (write)
