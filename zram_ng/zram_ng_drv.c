@@ -223,7 +223,7 @@ static int zram_ng_write_page(struct zram_ng *zram, struct page *page,
 {
 	const gfp_t nosleep_gfp = __GFP_KSWAPD_RECLAIM | __GFP_NOWARN |
 				  __GFP_HIGHMEM | __GFP_MOVABLE;
-	unsigned long handle = 0, element = 0, alloced_pages;
+	unsigned long handle = 0, element = 0, alloced_pages, limit_pages;
 	unsigned int comp_len = 0, alloc_len = 0;
 	struct zcomp_ng *comp = zram->comps[ZRAM_NG_PRIMARY_COMP];
 	struct zcomp_ng_strm *zstrm;
@@ -286,7 +286,8 @@ compress_again:
 
 	alloced_pages = zsng_get_total_pages(zram->mem_pool);
 	zram_ng_update_used_max(zram, alloced_pages);
-	if (zram->limit_pages && alloced_pages > zram->limit_pages) {
+	limit_pages = READ_ONCE(zram->limit_pages);
+	if (limit_pages && alloced_pages > limit_pages) {
 		zsng_free(zram->mem_pool, handle);
 		return -ENOMEM;
 	}
