@@ -165,10 +165,9 @@ static void zram_ng_bd_read_end_io(struct bio *bio)
 
 	if (bio->bi_status) {
 		atomic64_inc(&zram->stats.failed_reads);
-		pr_err_ratelimited("%s: reading block %llu of the backing device failed: %d\n",
+		/* no block number: the driver may have advanced bi_iter */
+		pr_err_ratelimited("%s: reading a block of the backing device failed: %d\n",
 				   zram->disk->disk_name,
-				   (unsigned long long)(bio->bi_iter.bi_sector >>
-				   ZRAM_NG_SECTORS_PER_PAGE_SHIFT),
 				   blk_status_to_errno(bio->bi_status));
 		/* as bio_chain() does: the first error wins */
 		if (!parent->bi_status)
