@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Compaction: one at a time per pool, class by class, largest first (they
- * free most per move), each class under the pool lock, yielding it when it
- * is contended.
+ * free most per move), each class under its lock, yielding it when it is
+ * contended. The zspages it empties are given back each time it yields and
+ * at the end of the class, without the lock (release_list()).
  *
  *   reworked (all policies but legacy): while a zspage's worth of slots is
  *   free: keep one destination, isolated from the fullest non-full group,
@@ -13,13 +14,19 @@
  *
  * Both end a source the same way (release_src()) and yield the same way
  * (yield_lock()). A source's mappers are waited for (wait_unmapped())
- * before its objects move: new mappers need the pool lock, which
+ * before its objects move: new mappers need the class lock, which
  * compaction holds, and existing ones do not sleep. Destinations need no
  * wait: a mapper only touches its own object's bytes, never the free slots
  * compaction writes to.
  *
  * objs_moved counts one per object copy, pages_compacted the pages of every
  * zspage compaction freed, per class and per pool.
+ *
+ * can_compact() is also the shrinker's count (compactable_pages()), which
+ * takes no lock: it reads the two counters as relaxed atomics (their
+ * writers hold the class lock and store them with set_once()), so it may
+ * see one a moment older than the other; the result is clamped at 0 and
+ * is a hint either way.
  */
 #include "pool_internal.hpp"
 
@@ -28,12 +35,12 @@ namespace zsng
 /* Pages that freeing every whole zspage's worth of free slots would give. */
 ulong Pool::can_compact(SizeClass *c)
 {
-	ulong allocated = c->zspages * c->objs_per_zspage;
+	ulong allocated = read_once(c->zspages) * c->objs_per_zspage;
+	ulong used = read_once(c->obj_used);
 
-	if (allocated <= c->obj_used)
+	if (allocated <= used)
 		return 0;
-	return (allocated - c->obj_used) / c->objs_per_zspage *
-	       c->pages_per_zspage;
+	return (allocated - used) / c->objs_per_zspage * c->pages_per_zspage;
 }
 
 void Pool::wait_unmapped(Zspage *zs)
@@ -76,23 +83,28 @@ void Pool::move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst)
 }
 
 /* Lists a source again after its moves, or frees it: the pages freed. */
-ulong Pool::release_src(SizeClass *c, Zspage *src)
+ulong Pool::release_src(SizeClass *c, Zspage *src, ListNode *release)
 {
 	if (putback(c, src) != 0)
 		return 0;
-	free_zspage(c, src);
+	free_zspage(c, src, release);
 	return c->pages_per_zspage;
 }
 
-void Pool::yield_lock()
+/* Lets the class's other users in, and gives back what was freed. */
+void Pool::yield_lock(SizeClass *c, ListNode *release)
 {
-	zsng_svc_unlock(lock_);
+	zsng_svc_unlock(c->lock);
+	release_list(c, release);
 	zsng_svc_cond_resched();
-	zsng_svc_lock(lock_);
+	zsng_svc_lock(c->lock);
 }
 
-/* Called and returns with the pool lock held; the pages freed. */
-ulong Pool::compact_reworked(SizeClass *c)
+/*
+ * Called and returns with the class lock held; the pages freed (some of
+ * them perhaps still on @release).
+ */
+ulong Pool::compact_reworked(SizeClass *c, ListNode *release)
 {
 	Zspage *dst = nullptr;
 	ulong freed = 0;
@@ -114,12 +126,12 @@ ulong Pool::compact_reworked(SizeClass *c)
 			if (alloced_slot(c, src, idx))
 				move_object(c, src, idx, dst);
 		}
-		freed += release_src(c, src);
+		freed += release_src(c, src, release);
 		if (dst->inuse == c->objs_per_zspage ||
-		    zsng_svc_lock_contended(lock_)) {
+		    zsng_svc_lock_contended(c->lock)) {
 			putback(c, dst);
 			dst = nullptr;
-			yield_lock();
+			yield_lock(c, release);
 		}
 	}
 	if (dst)
@@ -128,7 +140,7 @@ ulong Pool::compact_reworked(SizeClass *c)
 }
 
 /* Linux 6.1's __zs_compact(), kept for A/B measurements; as above. */
-ulong Pool::compact_legacy(SizeClass *c)
+ulong Pool::compact_legacy(SizeClass *c, ListNode *release)
 {
 	Zspage *src, *dst = nullptr;
 	ulong freed = 0;
@@ -155,16 +167,16 @@ ulong Pool::compact_legacy(SizeClass *c)
 				break;
 			putback(c, dst);
 			dst = nullptr;
-			if (zsng_svc_lock_contended(lock_))
+			if (zsng_svc_lock_contended(c->lock))
 				break;
 		}
 		if (!dst)
 			break;
 		putback(c, dst);
 		dst = nullptr;
-		freed += release_src(c, src);
+		freed += release_src(c, src, release);
 		src = nullptr;
-		yield_lock();
+		yield_lock(c, release);
 	}
 	if (src)
 		putback(c, src);
@@ -181,15 +193,19 @@ ulong Pool::compact_range(u32 lo, u32 hi)
 		return 0;
 	for (u32 i = hi; i-- > lo;) {
 		SizeClass *c = &classes_[i];
+		ListNode release;
 		ulong n;
 
 		if (c->huge)
 			continue;
-		zsng_svc_lock(lock_);
-		n = uses_legacy_compaction(policy_) ? compact_legacy(c) :
-						      compact_reworked(c);
+		release.init();
+		zsng_svc_lock(c->lock);
+		n = uses_legacy_compaction(policy_) ?
+			    compact_legacy(c, &release) :
+			    compact_reworked(c, &release);
 		c->pages_compacted += n;
-		zsng_svc_unlock(lock_);
+		zsng_svc_unlock(c->lock);
+		release_list(c, &release);
 		freed += n;
 	}
 	add_relaxed(pages_compacted_, (long)freed);
@@ -209,14 +225,13 @@ ulong Pool::compact()
 	return compact_range(0, nr_classes_);
 }
 
+/* The shrinker's count: no lock (see can_compact()). */
 ulong Pool::compactable_pages()
 {
 	ulong pages = 0;
 
-	zsng_svc_lock(lock_);
 	for (u32 i = 0; i < nr_classes_; i++)
 		pages += can_compact(&classes_[i]);
-	zsng_svc_unlock(lock_);
 	return pages;
 }
 

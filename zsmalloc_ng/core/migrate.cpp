@@ -17,27 +17,31 @@
  * while the page is locked, because freeing a zspage needs every one of its
  * page locks (below), and a pool is destroyed only after its zspages.
  *
- * What a migration does (migrate(), under the pool lock): wait until the
+ * What a migration does (migrate(), under the class lock): wait until the
  * zspage is unmapped (mapcount 0: as compaction waits for a source) or, in
  * MIGRATE_ASYNC, refuse with -EAGAIN; copy the 4 KiB; replace the address in
  * the zspage's page array. Nothing else holds a page address: handles are
  * {zspage, index}, object headers name handle slots, so handles stay valid
- * and no object is touched. Every reader of zs->pages[] holds the pool lock
- * or a mapcount it raised under the pool lock, so none can see a page being
- * replaced, and no write can land in the old page after the copy.
+ * and no object is touched. Every reader of zs->pages[] holds the class
+ * lock or a mapcount it raised under the class lock, so none can see a
+ * page being replaced, and no write can land in the old page after the
+ * copy. The zspage's class is fixed (Zspage::class_idx), so the migrator
+ * finds the lock from the page alone.
  *
  * Lock order, with the page lock added:
  *
- *   page lock (the migrator's)  ->  pool lock  ->  mapcount (waited on)
+ *   page lock (the migrator's)  ->  class lock  ->  mapcount (waited on)
+ *                                               ->  deferred lock
  *
- * The pool lock holder never waits for a page lock: free_zspage() only
+ * The class lock holder never waits for a page lock: free_zspage() only
  * tries them. If one is taken (a migrator is between isolate and migrate,
  * or in the middle of one), the zspage is marked freeing and goes to the
- * pool's deferred list; a work item (free_deferred(), no pool lock held)
- * sleeps on each page lock, then gives the pages back. A freeing zspage's
+ * pool's deferred list (under the deferred lock); a work item
+ * (free_deferred(), no class lock held) sleeps on each page lock, then
+ * gives the pages back. A freeing zspage's
  * pages are never migrated (migrate() returns -EBUSY, which the kernel does
  * not retry), so the pages the work item waits for are the zspage's pages.
- * The work item may wait while a migrator holds one page and takes the pool
+ * The work item may wait while a migrator holds one page and takes the class
  * lock: that migrator finds the zspage freeing and returns, never waiting
  * for a page lock of ours.
  *
@@ -48,7 +52,7 @@
  * the last reference itself.
  *
  * Pool destruction and module unload: destroy() frees every zspage (under
- * the pool lock, as above), then flushes and destroys the work item and
+ * its class lock, as above), then flushes and destroys the work item and
  * frees what is still deferred, sleeping on the page locks. When it
  * returns, every page the pool had is either freed or taken back from
  * migration under its lock, so no page names the module's
@@ -65,9 +69,9 @@ namespace zsng
 {
 /*
  * The kernel asks before it takes a page away to migrate it. A freeing
- * zspage says no; the rest is checked again under the pool lock when the
+ * zspage says no; the rest is checked again under the class lock when the
  * migration comes. The page lock keeps @zs alive; freeing is set under the
- * pool lock, and a stale read only costs a refused migration.
+ * class lock, and a stale read only costs a refused migration.
  */
 bool Pool::page_isolate(Zspage *zs)
 {
@@ -96,7 +100,7 @@ int Pool::migrate(Zspage *zs, void *src, void *dst, bool may_wait)
 	u32 i;
 	int ret = 0;
 
-	zsng_svc_lock(lock_);
+	zsng_svc_lock(c->lock);
 	mapped = __atomic_load_n(&zs->mapcount, __ATOMIC_ACQUIRE);
 	i = page_index(c, zs, src);
 	if (zs->freeing)
@@ -107,8 +111,8 @@ int Pool::migrate(Zspage *zs, void *src, void *dst, bool may_wait)
 	else if (ZSNG_WARN_ON(i == c->pages_per_zspage))
 		ret = -ZSNG_EINVAL;
 	if (ret) {
-		migrate_refused_++;
-		zsng_svc_unlock(lock_);
+		zsng_svc_unlock(c->lock);
+		add_relaxed(migrate_refused_, 1);
 		return ret;
 	}
 	/* New mappers need the lock; current ones do not sleep. */
@@ -116,8 +120,8 @@ int Pool::migrate(Zspage *zs, void *src, void *dst, bool may_wait)
 		wait_unmapped(zs);
 	__builtin_memcpy(dst, src, kPageSize);
 	zs->pages[i] = dst;
-	pages_migrated_++;
-	zsng_svc_unlock(lock_);
+	zsng_svc_unlock(c->lock);
+	add_relaxed(pages_migrated_, 1);
 	return 0;
 }
 
@@ -126,31 +130,31 @@ void Pool::run_deferred(void *pool)
 	static_cast<Pool *>(pool)->free_deferred();
 }
 
-/* May sleep on page locks; takes the pool lock only to unlink and count. */
+/* May sleep on page locks; takes the deferred lock only to unlink and count. */
 void Pool::free_deferred()
 {
 	for (;;) {
 		Zspage *zs;
 		SizeClass *c;
 
-		zsng_svc_lock(lock_);
+		zsng_svc_lock(deferred_lock_);
 		if (deferred_.empty()) {
-			zsng_svc_unlock(lock_);
+			zsng_svc_unlock(deferred_lock_);
 			return;
 		}
 		zs = zspage_of(deferred_.next);
 		zs->list.del();
-		zsng_svc_unlock(lock_);
+		zsng_svc_unlock(deferred_lock_);
 
 		c = &classes_[zs->class_idx];
 		for (u32 i = 0; i < c->pages_per_zspage; i++)
 			zsng_svc_page_lock(zs->pages[i]);
 		release_pages(c, zs);
 
-		zsng_svc_lock(lock_);
+		zsng_svc_lock(deferred_lock_);
 		pages_deferred_ -= c->pages_per_zspage;
 		add_relaxed(pages_used_, -(long)c->pages_per_zspage);
-		zsng_svc_unlock(lock_);
+		zsng_svc_unlock(deferred_lock_);
 	}
 }
 

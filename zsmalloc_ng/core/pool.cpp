@@ -4,16 +4,19 @@
  * access. The overview (data structures, lock order) is at the top of
  * pool.hpp, the object layout in pool_internal.hpp.
  *
- * A pool is built by create() -> init(): the lock, the class table, then per class one allocation for its groups
- * (groups.cpp). Any failure returns to create(), which calls destroy():
- * destroy() frees exactly what exists, so init() has no unwind path.
+ * A pool is built by create() -> init(): the class table, per class one
+ * allocation for its groups (groups.cpp), then the locks. Any failure
+ * returns to create(), which calls destroy(): destroy() frees exactly what
+ * exists, so init() has no unwind path.
  *
- * malloc() takes a slot from the pool's fullest non-full zspage of the
- * class, or allocates a new zspage outside the pool lock (page allocation
- * may sleep) and lists it. map() pins the object's zspage (mapcount) so
- * that compaction leaves it alone; an object that spans two pages is
- * assembled in the per-CPU map area and written back on unmap unless it
- * was mapped read-only. write() and store() copy into the chain directly.
+ * malloc() takes a slot from the class's fullest non-full zspage, or
+ * allocates a new zspage outside the class lock (page allocation may
+ * sleep) and lists it. free() of a zspage's last object unlinks it under
+ * the class lock and gives its pages back after dropping it. map() pins
+ * the object's zspage (mapcount) so that compaction leaves it alone; an
+ * object that spans two pages is assembled in the per-CPU map area and
+ * written back on unmap unless it was mapped read-only. write() and
+ * store() copy into the chain directly.
  */
 #include "pool_internal.hpp"
 
@@ -77,26 +80,53 @@ bool Pool::init(Policy policy, u32 max_pages, u32 flags)
 	deferred_.init();
 	lru_list_.init();
 	reclaiming_.init();
-	lock_ = zsng_svc_lock_create();
-	if (lock_ && movable_)
+	if (movable_) {
+		deferred_lock_ = zsng_svc_lock_create();
 		deferred_work_ = zsng_svc_work_create(run_deferred, this);
-	if (lock_ && auto_compact_)
+	}
+	if (auto_compact_)
 		compact_work_ = zsng_svc_work_create(run_auto_compact, this);
-	ok = lock_ && (!movable_ || deferred_work_) &&
+	ok = (!movable_ || (deferred_lock_ && deferred_work_)) &&
 	     (!auto_compact_ || compact_work_) && geo &&
 	     init_classes(geo,
-			  build_class_table(max_pages, geo, slot_to_class_));
+			  build_class_table(max_pages, geo, slot_to_class_)) &&
+	     init_class_locks();
 	zsng_svc_free(geo);
 	return ok;
+}
+
+/*
+ * Every class its own lock, or an LRU pool's one lock for all (pool.hpp,
+ * "Locks"). destroy() frees the locks that are set.
+ */
+bool Pool::init_class_locks()
+{
+	if (lru_) {
+		lru_lock_ = zsng_svc_lock_create();
+		if (!lru_lock_)
+			return false;
+	}
+	for (u32 i = 0; i < nr_classes_; i++) {
+		classes_[i].lock = lru_ ? lru_lock_ : zsng_svc_lock_create();
+		if (!classes_[i].lock)
+			return false;
+	}
+	return true;
 }
 
 /* On failure destroy() frees whatever was set up: every step is counted. */
 bool Pool::init_classes(const ClassGeometry *geo, u32 nr)
 {
-	classes_ = static_cast<SizeClass *>(
-		zsng_svc_zalloc(sizeof(SizeClass) * nr, ZSNG_GFP_KERNEL));
-	if (!classes_)
+	ulong addr;
+
+	/* Aligned by hand: zalloc() promises no more than a pointer's. */
+	classes_mem_ = zsng_svc_zalloc(sizeof(SizeClass) * nr + kCacheLine - 1,
+				       ZSNG_GFP_KERNEL);
+	if (!classes_mem_)
 		return false;
+	addr = reinterpret_cast<ulong>(classes_mem_);
+	addr = (addr + kCacheLine - 1) & ~(kCacheLine - 1);
+	classes_ = reinterpret_cast<SizeClass *>(addr);
 	for (nr_classes_ = 0; nr_classes_ < nr; nr_classes_++) {
 		SizeClass *c = &classes_[nr_classes_];
 
@@ -116,12 +146,16 @@ void Pool::destroy()
 	if (compact_work_)
 		zsng_svc_work_destroy(compact_work_);
 	compact_work_ = nullptr;
-	/* A migrator may still reach a movable pool's zspages: lock. */
-	if (lock_)
-		zsng_svc_lock(lock_);
 	for (u32 i = 0; i < nr_classes_; i++) {
 		SizeClass *c = &classes_[i];
+		ListNode release;
 
+		/* init() failed before this class had a lock: nothing listed. */
+		if (!c->lock)
+			continue;
+		release.init();
+		/* A migrator may still reach a movable pool's zspages: lock. */
+		zsng_svc_lock(c->lock);
 		/* nr_classes_ counts only the classes init finished. */
 		for (u32 g = 0; g < c->nr_groups; g++) {
 			while (!c->groups[g].empty()) {
@@ -139,25 +173,30 @@ void Pool::destroy()
 						zsng_svc_slot_free(slot);
 				}
 				remove_zspage(c, zs);
-				c->obj_used -= zs->inuse;
+				set_once(c->obj_used, c->obj_used - zs->inuse);
 				/* Leaked by the user, already reported: not a bug here. */
 				zs->inuse = 0;
-				free_zspage(c, zs);
+				free_zspage(c, zs, &release);
 			}
 		}
+		zsng_svc_unlock(c->lock);
+		release_list(c, &release);
 	}
-	if (lock_)
-		zsng_svc_unlock(lock_);
 	/* Pages a migrator had locked: wait for them (migrate.cpp). */
 	if (deferred_work_) {
 		zsng_svc_work_destroy(deferred_work_);
 		free_deferred();
 	}
-	for (u32 i = 0; i < nr_classes_; i++)
+	for (u32 i = 0; i < nr_classes_; i++) {
 		free_class_groups(&classes_[i]);
-	zsng_svc_free(classes_);
-	if (lock_)
-		zsng_svc_lock_destroy(lock_);
+		if (!lru_ && classes_[i].lock)
+			zsng_svc_lock_destroy(classes_[i].lock);
+	}
+	zsng_svc_free(classes_mem_);
+	if (lru_lock_)
+		zsng_svc_lock_destroy(lru_lock_);
+	if (deferred_lock_)
+		zsng_svc_lock_destroy(deferred_lock_);
 	this->~Pool();
 	zsng_svc_free(this);
 }
@@ -215,14 +254,16 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 }
 
 /*
- * Called with the pool lock held, from free(), compaction and destroy():
- * the zspage is off its lists and empty. A movable zspage whose pages are
- * not all free to lock goes to the deferred list instead (migrate.cpp).
+ * Called with the class lock held, from free(), compaction, reclaim and
+ * destroy(): the zspage is off its lists and empty. It goes on @release,
+ * for release_list() once the lock is dropped, with its pages locked if
+ * movable; a movable zspage whose pages are not all free to lock goes to
+ * the deferred list instead (migrate.cpp).
  */
-void Pool::free_zspage(SizeClass *c, Zspage *zs)
+void Pool::free_zspage(SizeClass *c, Zspage *zs, ListNode *release)
 {
 	ZSNG_WARN_ON(zs->inuse || zs->mapcount);
-	c->zspages--;
+	set_once(c->zspages, c->zspages - 1);
 	if (lru_)
 		lru_link(c, zs)->node.del();
 	if (movable_) {
@@ -231,17 +272,34 @@ void Pool::free_zspage(SizeClass *c, Zspage *zs)
 				continue;
 			while (i--)
 				zsng_svc_page_unlock(zs->pages[i]);
-			/* page_isolate() reads it without the pool lock. */
+			/* page_isolate() reads it without the class lock. */
 			__atomic_store_n(&zs->freeing, true, __ATOMIC_RELAXED);
+			zsng_svc_lock(deferred_lock_);
 			deferred_.add_tail(&zs->list);
 			pages_deferred_ += c->pages_per_zspage;
 			frees_deferred_++;
+			zsng_svc_unlock(deferred_lock_);
 			zsng_svc_work_kick(deferred_work_);
 			return;
 		}
 	}
-	release_pages(c, zs);
-	add_relaxed(pages_used_, -(long)c->pages_per_zspage);
+	release->add_tail(&zs->list);
+}
+
+/*
+ * Without the class lock: gives back the zspages free_zspage() put on
+ * @release. Their pages are locked (movable) or nobody else's: no
+ * migrator, mapper or list reaches them.
+ */
+void Pool::release_list(SizeClass *c, ListNode *release)
+{
+	while (!release->empty()) {
+		Zspage *zs = zspage_of(release->next);
+
+		zs->list.del();
+		release_pages(c, zs);
+		add_relaxed(pages_used_, -(long)c->pages_per_zspage);
+	}
 }
 
 /* Gives back the pages (locked, if movable) and the descriptor. */
@@ -271,7 +329,7 @@ u32 Pool::obj_malloc(SizeClass *c, Zspage *zs, HandleSlot *slot)
 		*hdr = reinterpret_cast<ulong>(slot) | kAllocatedTag;
 	}
 	zs->inuse++;
-	c->obj_used++;
+	set_once(c->obj_used, c->obj_used + 1);
 	slot->zspage = zs;
 	slot->idx = idx;
 	return idx;
@@ -286,7 +344,7 @@ void Pool::obj_free(SizeClass *c, Zspage *zs, u32 idx)
 		zs->freeobj = idx;
 	}
 	zs->inuse--;
-	c->obj_used--;
+	set_once(c->obj_used, c->obj_used - 1);
 }
 
 HandleSlot *Pool::alloced_slot(SizeClass *c, Zspage *zs, u32 idx)
@@ -320,10 +378,11 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	slot = static_cast<HandleSlot *>(zsng_svc_slot_alloc(gfp));
 	if (!slot)
 		return (ulong)-ZSNG_ENOMEM;
+	slot->class_idx = ci;
 
 	if (pinned)
 		zsng_svc_map_begin();
-	zsng_svc_lock(lock_);
+	zsng_svc_lock(c->lock);
 	zs = find_fullest(c);
 	if (zs) {
 		obj_malloc(c, zs, slot);
@@ -332,11 +391,11 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 			lru_touch(c, zs);
 		goto out;
 	}
-	zsng_svc_unlock(lock_);
+	zsng_svc_unlock(c->lock);
 	if (pinned)
 		zsng_svc_map_end();
 
-	/* Page allocation may sleep: not under the pool lock, nor pinned. */
+	/* Page allocation may sleep: not under the class lock, nor pinned. */
 	zs = alloc_zspage(c, gfp);
 	if (!zs) {
 		zsng_svc_slot_free(slot);
@@ -345,10 +404,10 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 
 	if (pinned)
 		zsng_svc_map_begin();
-	zsng_svc_lock(lock_);
+	zsng_svc_lock(c->lock);
 	obj_malloc(c, zs, slot);
 	insert_zspage(c, zs);
-	c->zspages++;
+	set_once(c->zspages, c->zspages + 1);
 	add_relaxed(pages_used_, c->pages_per_zspage);
 	if (lru_)
 		lru_touch(c, zs);
@@ -357,7 +416,7 @@ out:
 		__atomic_fetch_add(&zs->mapcount, 1, __ATOMIC_ACQUIRE);
 		*pinned = zs;
 	}
-	zsng_svc_unlock(lock_);
+	zsng_svc_unlock(c->lock);
 	return reinterpret_cast<ulong>(slot);
 }
 
@@ -370,14 +429,16 @@ void Pool::free(ulong handle)
 {
 	HandleSlot *slot = reinterpret_cast<HandleSlot *>(handle);
 	bool keep_slot = false, compact = false;
+	ListNode release;
 	Zspage *zs;
 	SizeClass *c;
 
 	if (!handle || zsng_is_error(handle))
 		return;
-	zsng_svc_lock(lock_);
+	release.init();
+	c = &classes_[slot->class_idx];
+	zsng_svc_lock(c->lock);
 	zs = slot->zspage;
-	c = &classes_[zs->class_idx];
 	obj_free(c, zs, slot->idx);
 	if (lru_ && lru_link(c, zs)->reclaiming) {
 		/* reclaim.cpp: the bytes and an evicted handle stay. */
@@ -388,12 +449,13 @@ void Pool::free(ulong handle)
 			l->evict_freed = true;
 	} else if (zs->inuse == 0) {
 		remove_zspage(c, zs);
-		free_zspage(c, zs);
+		free_zspage(c, zs, &release);
 	} else {
 		fix_group(c, zs);
 		compact = auto_compact_ && auto_compact_due(c);
 	}
-	zsng_svc_unlock(lock_);
+	zsng_svc_unlock(c->lock);
+	release_list(c, &release);
 	if (!keep_slot)
 		zsng_svc_slot_free(slot);
 	if (compact)
@@ -429,13 +491,14 @@ static inline ObjSpan obj_span(const SizeClass *c, u32 idx)
  */
 Zspage *Pool::pin(HandleSlot *slot, u32 *idx)
 {
+	void *lock = classes_[slot->class_idx].lock;
 	Zspage *zs;
 
-	zsng_svc_lock(lock_);
+	zsng_svc_lock(lock);
 	zs = slot->zspage;
 	*idx = slot->idx;
 	__atomic_fetch_add(&zs->mapcount, 1, __ATOMIC_ACQUIRE);
-	zsng_svc_unlock(lock_);
+	zsng_svc_unlock(lock);
 	return zs;
 }
 

@@ -11,21 +11,26 @@
  *
  * Data structures
  *
- *   Pool        the size-class table and the pool lock. Handle slots come
- *               from one cache all pools share (zsng_svc_slot_alloc()).
- *   SizeClass   geometry (size, pages/objects per zspage), one list of
- *               zspages per fullness group (policy.hpp), a bitmap of the
- *               groups that are not empty, a table from in-use count to
- *               group (the policies' group functions divide, and every
- *               malloc and free asks), and counters.
+ *   Pool        the size-class table, the pool-wide counters (relaxed
+ *               atomics), the deferred list of a movable pool and the LRU
+ *               of a reclaiming one. Handle slots come from one cache all
+ *               pools share (zsng_svc_slot_alloc()).
+ *   SizeClass   geometry (size, pages/objects per zspage), its lock, one
+ *               list of zspages per fullness group (policy.hpp), a bitmap
+ *               of the groups that are not empty, a table from in-use
+ *               count to group (the policies' group functions divide, and
+ *               every malloc and free asks), and counters. Each class
+ *               starts on its own cache line.
  *   Zspage      a descriptor allocated beside its pages: the page addresses,
  *               inuse, the first free object index, the fullness group it
  *               is listed in, mapcount (mappers of its objects right now)
  *               and its pool. struct page is never touched: the C++ side
  *               cannot see it; a movable pool's pages record their zspage
  *               through the service layer (migrate.cpp).
- *   HandleSlot  what a handle points to: {zspage, object index}. Compaction
- *               rewrites the slot; the handle (its address) never changes.
+ *   HandleSlot  what a handle points to: {zspage, object index, class}.
+ *               Compaction rewrites zspage and index (within the class);
+ *               the class is written once, before the handle is returned,
+ *               and the handle (the slot's address) never changes.
  *
  * Where the rest is written down: the object layout in pool_internal.hpp,
  * allocation and mapping in pool.cpp, the fullness groups in groups.cpp
@@ -33,31 +38,76 @@
  * migration in migrate.cpp, statistics and the consistency checker in
  * stats.cpp.
  *
- * Lock order
+ * Locks
  *
- *   map area (per-CPU local_lock)  ->  pool lock (spinlock)
- *                                  ->  a zspage's mapcount (atomic, waited on)
- *   page lock (a migrator's)       ->  pool lock  ->  mapcount
+ * One spinlock per size class. It protects the class's lists and
+ * counters, every field of its zspages' descriptors except mapcount, the
+ * handle slots of its objects and their in-band headers. An object never
+ * leaves its class (compaction moves it between zspages of the class), so
+ * the class of a handle is known without a lock (HandleSlot::class_idx)
+ * and free(), map() and write() take only that class's lock to read where
+ * the object is now. Nothing holds two class locks at once.
+ *
+ * Why per class: zram's and zswap's stores and frees are spread over
+ * every class, by the compressibility of the pages. With one pool lock (as
+ * Debian's 6.1 zsmalloc) every store and free of every CPU queues on one
+ * cache line; on a 64-CPU machine swapping at
+ * a few million pages a second that lock, not the copying, is the limit.
+ * Hold times, counted in this code's loads and stores at ~1 ns each when
+ * the lines are in cache: malloc from a listed zspage ~40 (find the
+ * fullest group: one word scan; pop the free list; relist if the group
+ * changed), free ~35, map's pin ~10. A compressed-page workload spreads
+ * over ~60 busy classes, so 64 CPUs put ~1 CPU per class on average and
+ * a lock is held ~5% of the time at 1M operations/s per class: waits are
+ * rare and short. One pool lock at the same load would be held for
+ * 60 x 5% = 300% of the time, that is never free. What still shares a
+ * line: the pool's page counter (one relaxed atomic add per zspage
+ * allocated or freed, not per object) and the handle slab, per-CPU in
+ * the kernel.
+ *
+ * Other locks, all taken under a class lock, none held while taking one:
+ *
+ *   deferred lock   a movable pool's deferred list and its counts
+ *                   (migrate.cpp): a leaf.
+ *   LRU lock        a reclaiming pool (ZSNG_POOL_LRU, reclaim.cpp) orders
+ *                   zspages of every class in one list, and reclaim goes
+ *                   from the list to a zspage's class. Such a pool uses
+ *                   its LRU lock as every class's lock: one lock, as
+ *                   before. zram's pools have no LRU.
+ *
+ * Order:
+ *
+ *   map area (per-CPU local_lock)  ->  class lock  ->  deferred lock
+ *                                                  ->  a zspage's mapcount
+ *                                                      (atomic, waited on)
+ *   page lock (a migrator's)       ->  class lock
  *
  * The page lock is the kernel's, held while it isolates or migrates one of
- * a movable pool's pages; nothing under the pool lock waits for one
+ * a movable pool's pages; nothing under a class lock waits for one
  * (migrate.cpp: freeing only tries them and defers).
  *
  * The map area is the per-CPU buffer of zsng_svc_map_begin(): map(),
  * write() and store() take it first (it pins the CPU, so the mapper does
- * not sleep until unmap) and only then the pool lock, briefly, to read the
- * handle slot and raise the zspage's mapcount; unmap drops the mapcount
- * and then the map area without the pool lock. Nothing takes the map area
- * under the pool lock.
+ * not sleep until unmap) and only then the class lock, briefly, to read
+ * the handle slot and raise the zspage's mapcount; unmap drops the
+ * mapcount and then the map area without a lock. Nothing takes the map
+ * area under a class lock.
  *
- * The pool lock protects every list, descriptor field except mapcount,
- * handle slot and in-band header. store() (malloc + write) raises the
- * mapcount of the new object's zspage before it drops the lock it
- * allocated under, so it copies the bytes after one trip through the lock.
- * Compaction holds the pool lock and waits for a source zspage's mapcount
- * to reach zero before moving its objects: new mappers need the pool lock,
- * so they cannot enter, and existing mappers do not sleep (their map area
- * pins the CPU), so the wait is short.
+ * store() (malloc + write) raises the mapcount of the new object's zspage
+ * before it drops the lock it allocated under, so it copies the bytes
+ * after one trip through the lock. Compaction holds the class lock and
+ * waits for a source zspage's mapcount to reach zero before moving its
+ * objects: new mappers need the class lock, so they cannot enter, and
+ * existing mappers do not sleep (their map area pins the CPU), so the wait
+ * is short.
+ *
+ * What is not under a lock: the shrinker's count (compactable_pages())
+ * reads each class's zspage and object counts as relaxed atomics, which
+ * their writers store as such under the class lock; the pool's page
+ * total is a relaxed counter. A zspage that became empty is unlinked
+ * under the class lock and its pages and descriptor are given back after
+ * the lock is dropped (free_zspage() -> release_list()): the page
+ * allocator's own locks are never taken under ours.
  */
 #ifndef ZSNG_POOL_HPP
 #define ZSNG_POOL_HPP
@@ -81,6 +131,7 @@ struct SizeClass;
 struct HandleSlot {
 	Zspage *zspage;
 	u32 idx;
+	u32 class_idx; /* written before the handle is returned, never again */
 };
 /* The tag bit of an allocated object's header needs the alignment too. */
 static_assert(sizeof(HandleSlot) <= ZSNG_SLOT_SIZE &&
@@ -171,8 +222,10 @@ class Pool {
 	bool init(Policy policy, u32 max_pages, u32 flags);
 	bool init_classes(const ClassGeometry *geo, u32 nr);
 
+	bool init_class_locks();
 	Zspage *alloc_zspage(SizeClass *c, u32 gfp);
-	void free_zspage(SizeClass *c, Zspage *zs);
+	void free_zspage(SizeClass *c, Zspage *zs, ListNode *release);
+	void release_list(SizeClass *c, ListNode *release);
 	void release_pages(SizeClass *c, Zspage *zs);
 	int migrate(Zspage *zs, void *src, void *dst, bool may_wait);
 	static void run_deferred(void *pool);
@@ -202,33 +255,47 @@ class Pool {
 	bool auto_compact_due(SizeClass *c);
 	static void run_auto_compact(void *pool);
 
-	ulong release_src(SizeClass *c, Zspage *src);
-	void yield_lock();
-	ulong compact_reworked(SizeClass *c);
-	ulong compact_legacy(SizeClass *c);
+	ulong release_src(SizeClass *c, Zspage *src, ListNode *release);
+	void yield_lock(SizeClass *c, ListNode *release);
+	ulong compact_reworked(SizeClass *c, ListNode *release);
+	ulong compact_legacy(SizeClass *c, ListNode *release);
 	ulong compact_range(u32 lo, u32 hi);
 
-	void *lock_ = nullptr;
+	struct CheckTotals {
+		ulong pages; /* of the zspages listed or reclaiming */
+		ulong lru_listed; /* zspages */
+		ulong reclaiming; /* pages */
+	};
+	bool check_class(SizeClass *c, u32 i, CheckTotals *t);
+	bool check_deferred(ulong *pages);
+	bool check_lru(const CheckTotals *t);
+
 	Policy policy_ = Policy::Ratio;
 	u32 nr_classes_ = 0;
-	SizeClass *classes_ = nullptr;
+	SizeClass *classes_ = nullptr; /* cache-line aligned, in classes_mem_ */
+	void *classes_mem_ = nullptr;
 	u16 slot_to_class_[kNrSizeSlots] = {};
 	ulong huge_class_size_ = 0;
 	ulong pages_used_ = 0;
 	ulong pages_compacted_ = 0;
 	ulong objs_moved_ = 0;
 	int compacting_ = 0;
-	/* Page migration (migrate.cpp); the list and counts under the lock. */
+	/* Page migration (migrate.cpp); list and counts: deferred_lock_. */
 	bool movable_ = false;
+	void *deferred_lock_ = nullptr;
 	void *deferred_work_ = nullptr;
 	ListNode deferred_ = {}; /* zspages whose pages wait for their locks */
 	ulong pages_deferred_ = 0;
 	ulong frees_deferred_ = 0;
-	ulong pages_migrated_ = 0;
-	ulong migrate_refused_ = 0;
-	/* Reclaim and self-compaction (reclaim.cpp); under the lock. */
+	ulong pages_migrated_ = 0; /* atomic */
+	ulong migrate_refused_ = 0; /* atomic */
+	/*
+	 * Reclaim and self-compaction (reclaim.cpp); the LRU, the reclaiming
+	 * list and the counts under lru_lock_, which is every class's lock.
+	 */
 	u32 flags_ = 0;
 	bool lru_ = false;
+	void *lru_lock_ = nullptr;
 	bool auto_compact_ = false;
 	ListNode lru_list_ = {}; /* head: newest allocation; tail: reclaimed */
 	ListNode reclaiming_ = {}; /* LruLinks of the zspages being reclaimed */

@@ -40,7 +40,16 @@ struct GroupOf {
 	u16 shown;
 };
 
+/*
+ * Each class starts a cache line (its first member is aligned so): CPUs
+ * working in different classes must not write to one line (pool.hpp,
+ * "Locks").
+ */
+constexpr ulong kCacheLine = 64;
+
 struct SizeClass {
+	/* The class lock, or the pool's LRU lock (reclaim.cpp). */
+	alignas(kCacheLine) void *lock;
 	u32 size;
 	u32 pages_per_zspage;
 	u32 objs_per_zspage;
@@ -51,11 +60,15 @@ struct SizeClass {
 	u64 *nonempty; /* bit g set <=> groups[g] is not empty */
 	ulong *group_count; /* zspages listed per shown group */
 	GroupOf *group_of_inuse; /* objs_per_zspage + 1 entries */
+	/* Stored with set_once(): the shrinker reads them without the lock. */
 	ulong zspages;
 	ulong obj_used;
 	ulong objs_moved;
 	ulong pages_compacted;
 };
+
+static_assert(alignof(SizeClass) == kCacheLine &&
+	      sizeof(SizeClass) % kCacheLine == 0);
 
 struct Zspage {
 	ListNode list; /* a group's list, or the pool's deferred list */

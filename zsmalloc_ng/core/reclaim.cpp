@@ -17,7 +17,7 @@
  * reclaim(evict, ctx) takes the tail zspage off its group list and off the
  * LRU (onto reclaiming_; LruLink::reclaiming set), so no malloc and no
  * compaction touches it, and calls evict(ctx, handle) for each allocated
- * object, without the pool lock: the callback writes the object back and
+ * object, without the LRU lock: the callback writes the object back and
  * frees its handle (zswap's does, through zpool_free()). Then the zspage
  * is freed if it is empty, or listed again at the head of the LRU: -EAGAIN
  * after kReclaimTries such zspages.
@@ -36,9 +36,12 @@
  * reclaim does, after evict() returns. A handle passed to evict() thus
  * maps to its bytes until evict() returns, however it is freed.
  *
- * Lock order: evict() may sleep and takes its caller's locks (zswap's tree
- * lock), under which it frees handles, that is takes the pool lock; so the
- * pool lock is never held across evict().
+ * Locks: the LRU orders zspages of every class, and reclaim goes from the
+ * list to a zspage and its class, so an LRU pool has one lock, lru_lock_,
+ * which is also every class's lock (pool.hpp, "Locks"): what reclaim
+ * touches is under it. evict() may sleep and takes its caller's locks
+ * (zswap's tree lock), under which it frees handles, that is takes that
+ * lock; so it is never held across evict().
  *
  * Self-compaction
  *
@@ -60,7 +63,7 @@ namespace zsng
 /* Zspages reclaim() tries before it gives up: zbud's and zsmalloc's 8. */
 constexpr u32 kReclaimTries = 8;
 
-/* Pool lock held: @zs has just been allocated from. */
+/* LRU lock (the class lock) held: @zs has just been allocated from. */
 void Pool::lru_touch(SizeClass *c, Zspage *zs)
 {
 	ListNode *n = &lru_link(c, zs)->node;
@@ -69,7 +72,7 @@ void Pool::lru_touch(SizeClass *c, Zspage *zs)
 	lru_list_.add(n);
 }
 
-/* Pool lock held: the LRU tail, taken off every list, or nullptr. */
+/* LRU lock held: the LRU tail, taken off every list, or nullptr. */
 Zspage *Pool::lru_take()
 {
 	LruLink *l;
@@ -92,41 +95,43 @@ long Pool::reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx)
 {
 	SizeClass *c = &classes_[zs->class_idx];
 	LruLink *l = lru_link(c, zs);
+	ListNode release;
 	long ret = 0;
 
+	release.init();
 	for (u32 idx = 0; idx < c->objs_per_zspage && !ret; idx++) {
 		HandleSlot *slot;
 		bool freed;
 
-		zsng_svc_lock(lock_);
+		zsng_svc_lock(lru_lock_);
 		slot = alloced_slot(c, zs, idx);
 		l->evicting = slot;
 		l->evict_freed = false;
-		zsng_svc_unlock(lock_);
+		zsng_svc_unlock(lru_lock_);
 		if (!slot)
 			continue;
 
 		ret = evict(ctx, reinterpret_cast<ulong>(slot));
 
-		zsng_svc_lock(lock_);
+		zsng_svc_lock(lru_lock_);
 		freed = l->evict_freed;
 		l->evicting = nullptr;
 		if (ret)
 			evict_failed_++;
 		else
 			objs_evicted_++;
-		zsng_svc_unlock(lock_);
+		zsng_svc_unlock(lru_lock_);
 		if (freed)
 			zsng_svc_slot_free(slot);
 		zsng_svc_cond_resched();
 	}
 
-	zsng_svc_lock(lock_);
+	zsng_svc_lock(lru_lock_);
 	l->node.del();
 	l->reclaiming = false;
 	pages_reclaiming_ -= c->pages_per_zspage;
 	if (zs->inuse == 0) {
-		free_zspage(c, zs);
+		free_zspage(c, zs, &release);
 		pages_reclaimed_ += c->pages_per_zspage;
 		ret = c->pages_per_zspage;
 	} else {
@@ -136,7 +141,8 @@ long Pool::reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx)
 		lru_list_.add(&l->node);
 		ret = -ZSNG_EAGAIN;
 	}
-	zsng_svc_unlock(lock_);
+	zsng_svc_unlock(lru_lock_);
+	release_list(c, &release);
 	return ret;
 }
 
@@ -149,9 +155,9 @@ long Pool::reclaim(EvictFn evict, void *ctx)
 	for (u32 tries = 0; tries < kReclaimTries; tries++) {
 		Zspage *zs;
 
-		zsng_svc_lock(lock_);
+		zsng_svc_lock(lru_lock_);
 		zs = lru_take();
-		zsng_svc_unlock(lock_);
+		zsng_svc_unlock(lru_lock_);
 		if (!zs)
 			return ret;
 		ret = reclaim_zspage(zs, evict, ctx);
@@ -161,7 +167,7 @@ long Pool::reclaim(EvictFn evict, void *ctx)
 	return ret;
 }
 
-/* Pool lock held, after a free from class @c. */
+/* Class lock held, after a free from class @c. */
 bool Pool::auto_compact_due(SizeClass *c)
 {
 	ulong gain = can_compact(c);

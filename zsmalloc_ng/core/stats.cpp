@@ -7,11 +7,15 @@
  * could free now (can_compact(), the one definition the shrinker and
  * compaction use too), objs_moved and pages_compacted. The structs are the
  * boundary header's (zsmalloc_ng_abi.h), filled in place. Pool totals of
- * pages are kept as relaxed counters, so total_pages() takes no lock.
+ * pages are kept as relaxed counters, so total_pages() takes no lock;
+ * stats() takes each class's lock in turn, so its sums are of moments a
+ * little apart on a busy pool.
  *
- * check_consistency() walks every list under the pool lock and checks each
- * invariant the rest of the core relies on; the tests, the fuzzer and the
- * experiment call it after every step that could break one.
+ * check_consistency() walks every list, each class under its lock, and
+ * checks each invariant the rest of the core relies on; the tests, the
+ * fuzzer and the experiment call it after every step that could break
+ * one. Its pool-wide totals hold only while nothing else runs in the
+ * pool: it is a test's tool.
  */
 #include "pool_internal.hpp"
 
@@ -21,7 +25,7 @@ void Pool::class_stats(u32 idx, ClassStats *out)
 {
 	SizeClass *c = &classes_[idx];
 
-	zsng_svc_lock(lock_);
+	zsng_svc_lock(c->lock);
 	out->size = c->size;
 	out->pages_per_zspage = c->pages_per_zspage;
 	out->objs_per_zspage = c->objs_per_zspage;
@@ -35,7 +39,7 @@ void Pool::class_stats(u32 idx, ClassStats *out)
 	out->freeable = can_compact(c);
 	out->objs_moved = c->objs_moved;
 	out->pages_compacted = c->pages_compacted;
-	zsng_svc_unlock(lock_);
+	zsng_svc_unlock(c->lock);
 }
 
 void Pool::stats(PoolStats *out)
@@ -48,20 +52,34 @@ void Pool::stats(PoolStats *out)
 	out->movable = movable_;
 	out->flags = flags_;
 	out->auto_compactions = read_once(auto_compactions_);
-	zsng_svc_lock(lock_);
-	out->objs_evicted = objs_evicted_;
-	out->evict_failed = evict_failed_;
-	out->pages_reclaimed = pages_reclaimed_;
-	out->pages_migrated = pages_migrated_;
-	out->migrate_refused = migrate_refused_;
-	out->frees_deferred = frees_deferred_;
-	out->pages_deferred = pages_deferred_;
-	for (u32 i = 0; i < nr_classes_; i++) {
-		out->objs_allocated +=
-			classes_[i].zspages * classes_[i].objs_per_zspage;
-		out->objs_used += classes_[i].obj_used;
+	out->pages_migrated = read_once(pages_migrated_);
+	out->migrate_refused = read_once(migrate_refused_);
+	out->objs_evicted = 0;
+	out->evict_failed = 0;
+	out->pages_reclaimed = 0;
+	if (lru_) {
+		zsng_svc_lock(lru_lock_);
+		out->objs_evicted = objs_evicted_;
+		out->evict_failed = evict_failed_;
+		out->pages_reclaimed = pages_reclaimed_;
+		zsng_svc_unlock(lru_lock_);
 	}
-	zsng_svc_unlock(lock_);
+	out->frees_deferred = 0;
+	out->pages_deferred = 0;
+	if (movable_) {
+		zsng_svc_lock(deferred_lock_);
+		out->frees_deferred = frees_deferred_;
+		out->pages_deferred = pages_deferred_;
+		zsng_svc_unlock(deferred_lock_);
+	}
+	for (u32 i = 0; i < nr_classes_; i++) {
+		SizeClass *c = &classes_[i];
+
+		zsng_svc_lock(c->lock);
+		out->objs_allocated += c->zspages * c->objs_per_zspage;
+		out->objs_used += c->obj_used;
+		zsng_svc_unlock(c->lock);
+	}
 }
 
 u32 Pool::class_inuse_counts(u32 idx, u32 *out, u32 max)
@@ -69,7 +87,7 @@ u32 Pool::class_inuse_counts(u32 idx, u32 *out, u32 max)
 	SizeClass *c = &classes_[idx];
 	u32 n = 0;
 
-	zsng_svc_lock(lock_);
+	zsng_svc_lock(c->lock);
 	for (u32 g = 0; g < c->nr_groups; g++) {
 		for (ListNode *p = c->groups[g].next; p != &c->groups[g];
 		     p = p->next) {
@@ -78,7 +96,7 @@ u32 Pool::class_inuse_counts(u32 idx, u32 *out, u32 max)
 			n++;
 		}
 	}
-	zsng_svc_unlock(lock_);
+	zsng_svc_unlock(c->lock);
 	return n;
 }
 
@@ -90,105 +108,139 @@ u32 Pool::class_inuse_counts(u32 idx, u32 *out, u32 max)
 		}                            \
 	} while (0)
 
+/*
+ * Class lock held: @c's lists, descriptors and counters. Adds the class's
+ * pages, listed zspages and reclaiming pages to @t.
+ */
+bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
+{
+	bool ok = true;
+	ulong zspages = 0, used = 0;
+	ulong shown[kMaxShownGroups] = {};
+
+	for (u32 g = 0; g < c->nr_groups; g++) {
+		bool bit = Bitmap::find_first(c->nonempty, g, g) >= 0;
+
+		CHECK(bit == !c->groups[g].empty());
+		for (ListNode *p = c->groups[g].next; p != &c->groups[g];
+		     p = p->next) {
+			Zspage *zs = zspage_of(p);
+			u32 alloced = 0, free_len = 0;
+
+			CHECK(!zs->isolated && zs->group == g);
+			CHECK(g ==
+			      group_of(policy_, zs->inuse, c->objs_per_zspage));
+			CHECK(zs->inuse > 0);
+			CHECK(zs->class_idx == i);
+			for (u32 idx = 0; idx < c->objs_per_zspage; idx++) {
+				HandleSlot *s = alloced_slot(c, zs, idx);
+
+				if (!s)
+					continue;
+				CHECK(s->zspage == zs && s->idx == idx &&
+				      s->class_idx == i);
+				alloced++;
+			}
+			CHECK(alloced == zs->inuse);
+			if (!c->huge) {
+				for (u32 f = zs->freeobj; f != kNoObj;
+				     f = (u32)(*obj_header(c, zs, f) >> 1)) {
+					CHECK(f < c->objs_per_zspage);
+					CHECK(!alloced_slot(c, zs, f));
+					CHECK(++free_len <= c->objs_per_zspage);
+				}
+				CHECK(free_len + alloced == c->objs_per_zspage);
+			}
+			zspages++;
+			used += zs->inuse;
+			shown[zs->shown]++;
+		}
+	}
+	t->lru_listed += zspages;
+	/*
+	 * Reclaim holds zspages on no group list (reclaim.cpp); only an LRU
+	 * pool has any, and its class lock is the LRU lock.
+	 */
+	for (ListNode *p = reclaiming_.next; p != &reclaiming_; p = p->next) {
+		Zspage *zs = lru_link_of(p)->zs;
+
+		if (zs->class_idx != i)
+			continue;
+		CHECK(lru_link(c, zs)->reclaiming);
+		zspages++;
+		used += zs->inuse;
+		t->reclaiming += c->pages_per_zspage;
+	}
+	CHECK(zspages == c->zspages);
+	CHECK(used == c->obj_used);
+	for (u32 g = 0; g < kMaxShownGroups; g++)
+		CHECK(shown[g] == c->group_count[g]);
+	t->pages += zspages * c->pages_per_zspage;
+out:
+	return ok;
+}
+
+/* The deferred list (deferred lock held); false on a bad entry. */
+bool Pool::check_deferred(ulong *pages)
+{
+	bool ok = true;
+
+	*pages = 0;
+	for (ListNode *p = deferred_.next; p != &deferred_; p = p->next) {
+		Zspage *zs = zspage_of(p);
+
+		CHECK(zs->freeing && !zs->inuse && !zs->mapcount);
+		*pages += classes_[zs->class_idx].pages_per_zspage;
+	}
+	/* free_deferred() counts one off only once it is released. */
+	CHECK(*pages <= pages_deferred_);
+	*pages = pages_deferred_;
+out:
+	return ok;
+}
+
+/* The LRU (LRU lock held) against the classes' totals in @t. */
+bool Pool::check_lru(const CheckTotals *t)
+{
+	bool ok = true;
+	ulong n = 0;
+
+	for (ListNode *p = lru_list_.next; p != &lru_list_; p = p->next) {
+		CHECK(!lru_link_of(p)->reclaiming);
+		CHECK(++n <= t->lru_listed);
+	}
+	CHECK(n == t->lru_listed);
+	CHECK(t->reclaiming == pages_reclaiming_);
+out:
+	return ok;
+}
+
 bool Pool::check_consistency()
 {
 	bool ok = true;
-	ulong pages = 0, lru_listed = 0, reclaiming = 0;
+	CheckTotals t = {};
+	ulong pages_deferred = 0;
 
-	zsng_svc_lock(lock_);
-	for (u32 i = 0; i < nr_classes_; i++) {
+	for (u32 i = 0; ok && i < nr_classes_; i++) {
 		SizeClass *c = &classes_[i];
-		ulong zspages = 0, used = 0;
-		ulong shown[kMaxShownGroups] = {};
 
-		for (u32 g = 0; g < c->nr_groups; g++) {
-			bool bit = Bitmap::find_first(c->nonempty, g, g) >= 0;
-
-			CHECK(bit == !c->groups[g].empty());
-			for (ListNode *p = c->groups[g].next;
-			     p != &c->groups[g]; p = p->next) {
-				Zspage *zs = zspage_of(p);
-				u32 alloced = 0, free_len = 0;
-
-				CHECK(!zs->isolated && zs->group == g);
-				CHECK(g == group_of(policy_, zs->inuse,
-						    c->objs_per_zspage));
-				CHECK(zs->inuse > 0);
-				CHECK(zs->class_idx == i);
-				for (u32 idx = 0; idx < c->objs_per_zspage;
-				     idx++) {
-					HandleSlot *s =
-						alloced_slot(c, zs, idx);
-
-					if (!s)
-						continue;
-					CHECK(s->zspage == zs && s->idx == idx);
-					alloced++;
-				}
-				CHECK(alloced == zs->inuse);
-				if (!c->huge) {
-					for (u32 f = zs->freeobj; f != kNoObj;
-					     f = (u32)(*obj_header(c, zs, f) >>
-						       1)) {
-						CHECK(f < c->objs_per_zspage);
-						CHECK(!alloced_slot(c, zs, f));
-						CHECK(++free_len <=
-						      c->objs_per_zspage);
-					}
-					CHECK(free_len + alloced ==
-					      c->objs_per_zspage);
-				}
-				zspages++;
-				used += zs->inuse;
-				shown[zs->shown]++;
-			}
-		}
-		lru_listed += zspages;
-		/* Reclaim holds zspages on no group list (reclaim.cpp). */
-		for (ListNode *p = reclaiming_.next; p != &reclaiming_;
-		     p = p->next) {
-			Zspage *zs = lru_link_of(p)->zs;
-
-			if (zs->class_idx != i)
-				continue;
-			CHECK(lru_link(c, zs)->reclaiming);
-			zspages++;
-			used += zs->inuse;
-			reclaiming += c->pages_per_zspage;
-		}
-		CHECK(zspages == c->zspages);
-		CHECK(used == c->obj_used);
-		for (u32 g = 0; g < kMaxShownGroups; g++)
-			CHECK(shown[g] == c->group_count[g]);
-		pages += zspages * c->pages_per_zspage;
+		zsng_svc_lock(c->lock);
+		ok = check_class(c, i, &t);
+		zsng_svc_unlock(c->lock);
 	}
-	{
-		ulong deferred = 0;
-
-		for (ListNode *p = deferred_.next; p != &deferred_;
-		     p = p->next) {
-			Zspage *zs = zspage_of(p);
-
-			CHECK(zs->freeing && !zs->inuse && !zs->mapcount);
-			deferred += classes_[zs->class_idx].pages_per_zspage;
-		}
-		/* free_deferred() counts one off only once it is released. */
-		CHECK(deferred <= pages_deferred_);
+	if (ok && movable_) {
+		zsng_svc_lock(deferred_lock_);
+		ok = check_deferred(&pages_deferred);
+		zsng_svc_unlock(deferred_lock_);
 	}
-	CHECK(reclaiming == pages_reclaiming_);
-	if (lru_) {
-		ulong n = 0;
-
-		for (ListNode *p = lru_list_.next; p != &lru_list_;
-		     p = p->next) {
-			CHECK(!lru_link_of(p)->reclaiming);
-			CHECK(++n <= lru_listed);
-		}
-		CHECK(n == lru_listed);
+	if (ok && lru_) {
+		zsng_svc_lock(lru_lock_);
+		ok = check_lru(&t);
+		zsng_svc_unlock(lru_lock_);
 	}
-	CHECK(pages + pages_deferred_ == read_once(pages_used_));
+	if (ok)
+		CHECK(t.pages + pages_deferred == read_once(pages_used_));
 out:
-	zsng_svc_unlock(lock_);
 	return ok;
 }
 } // namespace zsng

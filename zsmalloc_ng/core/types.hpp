@@ -52,10 +52,16 @@ inline bool str_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* Relaxed atomics for counters read without the pool lock. */
+/* Relaxed atomics for counters read without their lock. */
 inline ulong read_once(const ulong &v)
 {
 	return __atomic_load_n(&v, __ATOMIC_RELAXED);
+}
+
+/* The store that read_once() pairs with, by the one writer (a lock holder). */
+inline void set_once(ulong &v, ulong x)
+{
+	__atomic_store_n(&v, x, __ATOMIC_RELAXED);
 }
 
 inline void add_relaxed(ulong &v, long delta)

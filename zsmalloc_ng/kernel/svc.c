@@ -8,6 +8,7 @@
  */
 #define pr_fmt(fmt) "zsmalloc_ng: " fmt
 
+#include <linux/cache.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -82,9 +83,15 @@ void zsng_svc_slot_free(void *slot)
 	kmem_cache_free(zsng_handle_cache, slot);
 }
 
+/*
+ * A cache line of its own: the core has one lock per size class, and
+ * CPUs working in neighbouring classes must not bounce one line between
+ * them (kmalloc() aligns a multiple of the line size to the line).
+ */
 void *zsng_svc_lock_create(void)
 {
-	spinlock_t *lock = kmalloc(sizeof(*lock), GFP_KERNEL);
+	spinlock_t *lock =
+		kmalloc(ALIGN(sizeof(*lock), L1_CACHE_BYTES), GFP_KERNEL);
 
 	if (lock)
 		spin_lock_init(lock);

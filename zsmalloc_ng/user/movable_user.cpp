@@ -190,6 +190,7 @@ void zsng_svc_movable_page_free(void *page)
 {
 	PageMeta *m = meta_of(page);
 
+	zsng_user_note_free();
 	m->movable = false;
 	m->owner = nullptr;
 	unlock(m);

@@ -64,6 +64,27 @@ struct UserLock {
 	std::atomic<int> waiters;
 };
 
+/* Lock checks (svc_user.h): per thread, so the fast path stays cheap. */
+constexpr int kMaxTraced = 8;
+thread_local int t_locks_held;
+thread_local bool t_tracing;
+thread_local int t_nr_traced;
+thread_local void *t_traced[kMaxTraced];
+std::atomic<long> g_frees_under_lock{ 0 };
+
+void note_lock(void *lock)
+{
+	t_locks_held++;
+	if (!t_tracing)
+		return;
+	for (int i = 0; i < t_nr_traced && i < kMaxTraced; i++)
+		if (t_traced[i] == lock)
+			return;
+	if (t_nr_traced < kMaxTraced)
+		t_traced[t_nr_traced] = lock;
+	t_nr_traced++;
+}
+
 alignas(64) thread_local char t_map_area[ZSNG_MAP_AREA_SIZE];
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -185,6 +206,31 @@ void zsng_user_set_max_pages(unsigned int n)
 	g_max_pages = n;
 }
 
+void zsng_user_trace_locks(int on)
+{
+	if (on)
+		t_nr_traced = 0;
+	t_tracing = on;
+}
+
+int zsng_user_locks_traced(void **out, int max)
+{
+	for (int i = 0; i < t_nr_traced && i < max && i < kMaxTraced; i++)
+		out[i] = t_traced[i];
+	return t_nr_traced;
+}
+
+long zsng_user_frees_under_lock()
+{
+	return g_frees_under_lock.load();
+}
+
+void zsng_user_note_free()
+{
+	if (t_locks_held)
+		g_frees_under_lock++;
+}
+
 extern "C" {
 
 void *zsng_svc_page_alloc(unsigned int)
@@ -202,6 +248,7 @@ void zsng_svc_page_free(void *page)
 {
 	if (!page)
 		return;
+	zsng_user_note_free();
 	g_live_pages--;
 	free(page);
 }
@@ -221,6 +268,7 @@ void zsng_svc_free(void *ptr)
 {
 	if (!ptr)
 		return;
+	zsng_user_note_free();
 	g_live_allocs--;
 	free(ptr);
 }
@@ -272,15 +320,17 @@ void zsng_svc_lock(void *lock)
 {
 	auto *l = static_cast<UserLock *>(lock);
 
-	if (pthread_spin_trylock(&l->lock) == 0)
-		return;
-	l->waiters++;
-	pthread_spin_lock(&l->lock);
-	l->waiters--;
+	if (pthread_spin_trylock(&l->lock) != 0) {
+		l->waiters++;
+		pthread_spin_lock(&l->lock);
+		l->waiters--;
+	}
+	note_lock(lock);
 }
 
 void zsng_svc_unlock(void *lock)
 {
+	t_locks_held--;
 	pthread_spin_unlock(&static_cast<UserLock *>(lock)->lock);
 }
 

@@ -23,6 +23,20 @@ enum zsng_user_alloc_kind zsng_user_first_failure();
 long zsng_user_live_pages();
 long zsng_user_live_allocs();
 long zsng_user_warnings();
+
+/*
+ * Lock checks for the tests (test_locks.cpp). trace_locks(1) starts
+ * recording the distinct service-layer locks the calling thread takes,
+ * trace_locks(0) stops; locks_traced() copies up to @max of them to @out
+ * and returns how many there were. frees_under_lock() counts, over all
+ * threads, the pages and allocations given back while the freeing thread
+ * held a service-layer lock (the core promises none: pool.hpp, "Locks");
+ * note_free() is how movable_user.cpp reports its frees.
+ */
+void zsng_user_trace_locks(int on);
+int zsng_user_locks_traced(void **out, int max);
+long zsng_user_frees_under_lock();
+void zsng_user_note_free();
 void zsng_user_set_max_pages(unsigned int n);
 
 /*
