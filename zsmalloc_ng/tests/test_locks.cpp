@@ -63,7 +63,8 @@ TEST(Locks, EachClassTakesItsOwnLock)
 
 	two_classes(pool.get(), &a, &b);
 	auto la = locks_of([&] { ha = zsng_core_malloc(pool.get(), a, 0); });
-	auto lb = locks_of([&] { hb = zsng_core_store(pool.get(), buf, b, 0); });
+	auto lb =
+		locks_of([&] { hb = zsng_core_store(pool.get(), buf, b, 0); });
 	ASSERT_FALSE(zsng_is_error(ha));
 	ASSERT_FALSE(zsng_is_error(hb));
 	ASSERT_EQ(la.size(), 1u);
@@ -84,8 +85,8 @@ TEST(Locks, EachClassTakesItsOwnLock)
 
 TEST(Locks, LruPoolHasOneLock)
 {
-	PoolPtr pool = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-				 ZSNG_POOL_LRU);
+	PoolPtr pool =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_LRU);
 	unsigned long a, b, ha = 0, hb = 0;
 
 	two_classes(pool.get(), &a, &b);
@@ -198,8 +199,7 @@ TEST(Locks, ClassesDoNotWaitForEachOther)
 }
 
 /* Emptied zspages go back to the page allocator after the lock is dropped. */
-class NothingFreedUnderLock : public ::testing::TestWithParam<unsigned int> {
-};
+class NothingFreedUnderLock : public ::testing::TestWithParam<unsigned int> {};
 
 static int evict_all(void *ctx, unsigned long handle)
 {
@@ -210,8 +210,8 @@ static int evict_all(void *ctx, unsigned long handle)
 TEST_P(NothingFreedUnderLock, FreeCompactReclaimMigrateDestroy)
 {
 	unsigned int flags = GetParam();
-	zsng_core_pool *p = zsng_core_create(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
-					     flags);
+	zsng_core_pool *p =
+		zsng_core_create(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, flags);
 	long before = zsng_user_frees_under_lock();
 	long pages_before = zsng_user_live_pages();
 	std::vector<unsigned long> h;
