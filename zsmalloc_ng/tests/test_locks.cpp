@@ -151,7 +151,7 @@ TEST(Locks, ClassesDoNotWaitForEachOther)
 		zsng_core_free(p, full[i]);
 	ASSERT_GT(zsng_core_compactable_pages(p), 0u);
 
-	void *mapped = zsng_core_map(p, x, ZSNG_MM_RO);
+	ASSERT_NE(zsng_core_map(p, x, ZSNG_MM_RO), nullptr);
 	std::thread compactor([&] {
 		freed = zsng_core_compact_class(p, zsng_core_class_index(p, a));
 		compacted = true;
@@ -182,7 +182,6 @@ TEST(Locks, ClassesDoNotWaitForEachOther)
 	bool still_compacting = !compacted.load();
 
 	zsng_core_unmap(p, x);
-	(void)mapped;
 	compactor.join();
 	other.join();
 	shrinker.join();
