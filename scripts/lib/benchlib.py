@@ -47,6 +47,8 @@ DIRECTIONS = [
     # time over zsmalloc_ng's
     (r"^ns_per_op$", -1),
     (r"^(pages_used|pages_before|pages_after)$", -1),
+    # the whole footprint: pool pages + slab metadata (+ the table)
+    (r"^(footprint|pool_footprint|meta_bytes|meta_object_bytes|table_bytes)$", -1),
     (r"^speed$", +1),
 ]
 

@@ -215,9 +215,7 @@ u32 Pool::class_index(ulong size) const
 
 Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 {
-	ulong bytes = sizeof(Zspage) + sizeof(void *) * c->pages_per_zspage +
-		      (lru_ ? sizeof(LruLink) : 0);
-	Zspage *zs = static_cast<Zspage *>(zsng_svc_zalloc(bytes, gfp));
+	Zspage *zs = alloc_desc(c, gfp);
 
 	if (!zs)
 		return nullptr;
@@ -227,7 +225,7 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 		if (!zs->pages[i]) {
 			while (i--)
 				zsng_svc_page_free(zs->pages[i]);
-			zsng_svc_free(zs);
+			free_desc(c, zs);
 			return nullptr;
 		}
 	}
@@ -311,7 +309,30 @@ void Pool::release_pages(SizeClass *c, Zspage *zs)
 		else
 			zsng_svc_page_free(zs->pages[i]);
 	}
-	zsng_svc_free(zs);
+	free_desc(c, zs);
+}
+
+/*
+ * An LRU pool's descriptors carry an LruLink after the page addresses and
+ * come from kmalloc; the others from the kernel's descriptor caches.
+ */
+Zspage *Pool::alloc_desc(SizeClass *c, u32 gfp)
+{
+	if (lru_)
+		return static_cast<Zspage *>(zsng_svc_zalloc(
+			sizeof(Zspage) + sizeof(void *) * c->pages_per_zspage +
+				sizeof(LruLink),
+			gfp));
+	return static_cast<Zspage *>(
+		zsng_svc_desc_alloc(c->pages_per_zspage, gfp));
+}
+
+void Pool::free_desc(SizeClass *c, Zspage *zs)
+{
+	if (lru_)
+		zsng_svc_free(zs);
+	else
+		zsng_svc_desc_free(zs, c->pages_per_zspage);
 }
 
 /* ---- objects ------------------------------------------------------------ */

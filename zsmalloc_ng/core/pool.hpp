@@ -227,6 +227,8 @@ class Pool {
 	void free_zspage(SizeClass *c, Zspage *zs, ListNode *release);
 	void release_list(SizeClass *c, ListNode *release);
 	void release_pages(SizeClass *c, Zspage *zs);
+	Zspage *alloc_desc(SizeClass *c, u32 gfp);
+	void free_desc(SizeClass *c, Zspage *zs);
 	int migrate(Zspage *zs, void *src, void *dst, bool may_wait);
 	static void run_deferred(void *pool);
 	void free_deferred();

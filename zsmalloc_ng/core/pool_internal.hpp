@@ -84,6 +84,8 @@ struct Zspage {
 	HandleSlot *huge_slot;
 	void *pages[]; /* pages_per_zspage addresses */
 };
+/* The kernel sizes its descriptor caches by it (svc.h). */
+static_assert(sizeof(Zspage) == ZSNG_ZSPAGE_HEAD_BYTES);
 
 /*
  * An LRU pool's zspages carry this after their page addresses (pools

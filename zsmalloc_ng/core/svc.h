@@ -75,6 +75,21 @@ void zsng_svc_work_destroy(void *work);
 void *zsng_svc_slot_alloc(unsigned int gfp);
 void zsng_svc_slot_free(void *slot);
 
+/*
+ * Zspage descriptors of pools without an LRU: ZSNG_ZSPAGE_HEAD_BYTES and
+ * one page address per page of the zspage (@pages, 1..max_pages_per_zspage),
+ * zeroed. The kernel has a slab cache per chain length ("zsng_zspage1",
+ * "zsng_zspage2", ...), shared by every pool like the handle slots: a
+ * descriptor costs its own size instead of the next kmalloc size (120
+ * bytes instead of 128 for 8 pages, 72 instead of 96 for 2), and each
+ * length shows alone in /proc/slabinfo when booted with slab_nomerge,
+ * which is how the benchmarks count the whole footprint. desc_free() takes
+ * the @pages the descriptor was allocated with.
+ */
+#define ZSNG_ZSPAGE_HEAD_BYTES 56
+void *zsng_svc_desc_alloc(unsigned int pages, unsigned int gfp);
+void zsng_svc_desc_free(void *desc, unsigned int pages);
+
 /* The pool lock: a spinlock; contended() tells compaction to yield. */
 void *zsng_svc_lock_create(void);
 void zsng_svc_lock_destroy(void *lock);

@@ -20,6 +20,13 @@
 static struct kmem_cache *zsng_handle_cache;
 
 /*
+ * Zspage descriptors, a cache per chain length (index: pages - 1), made
+ * for 1..max_pages_per_zspage when the module loads (the parameter is
+ * read-only, so no pool asks for more) and shared by every pool.
+ */
+static struct kmem_cache *zsng_desc_cache[ZSNG_MAX_CHAIN_PAGES];
+
+/*
  * Pages must be directly addressable: the core keeps page addresses. Only
  * a movable pool's zspage pages keep __GFP_MOVABLE (movable.c); metadata
  * and the pages of other pools cannot move.
@@ -83,6 +90,21 @@ void zsng_svc_slot_free(void *slot)
 	kmem_cache_free(zsng_handle_cache, slot);
 }
 
+void *zsng_svc_desc_alloc(unsigned int pages, unsigned int gfp)
+{
+	if (WARN_ON_ONCE(!pages || pages > ZSNG_MAX_CHAIN_PAGES ||
+			 !zsng_desc_cache[pages - 1]))
+		return NULL;
+	if (zsng_should_fail(zsng_gfp(gfp)))
+		return NULL;
+	return kmem_cache_zalloc(zsng_desc_cache[pages - 1], zsng_gfp(gfp));
+}
+
+void zsng_svc_desc_free(void *desc, unsigned int pages)
+{
+	kmem_cache_free(zsng_desc_cache[pages - 1], desc);
+}
+
 /*
  * A cache line of its own: the core has one lock per size class, and
  * CPUs working in neighbouring classes must not bounce one line between
@@ -138,16 +160,51 @@ void zsng_svc_warn(const char *file, int line, const char *cond)
 	WARN(1, "zsmalloc_ng: %s:%d: %s\n", file, line, cond);
 }
 
+static void zsng_desc_caches_destroy(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ZSNG_MAX_CHAIN_PAGES; i++) {
+		kmem_cache_destroy(zsng_desc_cache[i]);
+		zsng_desc_cache[i] = NULL;
+	}
+}
+
+static int zsng_desc_caches_create(void)
+{
+	char name[16];	/* kmem_cache_create() keeps a copy */
+	unsigned int i, size;
+
+	for (i = 0; i < zsng_svc_max_pages_per_zspage(); i++) {
+		snprintf(name, sizeof(name), "zsng_zspage%u", i + 1);
+		size = ZSNG_ZSPAGE_HEAD_BYTES + (i + 1) * sizeof(void *);
+		zsng_desc_cache[i] = kmem_cache_create(name, size, 0, 0, NULL);
+		if (!zsng_desc_cache[i]) {
+			zsng_desc_caches_destroy();
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int zsng_svc_init(void)
 {
 	BUILD_BUG_ON(ZSNG_PAGE_SIZE != PAGE_SIZE);
 	zsng_handle_cache = kmem_cache_create("zsng_handle", ZSNG_SLOT_SIZE,
 					      ZSNG_SLOT_SIZE, 0, NULL);
-	return zsng_handle_cache ? 0 : -ENOMEM;
+	if (!zsng_handle_cache)
+		return -ENOMEM;
+	if (zsng_desc_caches_create()) {
+		kmem_cache_destroy(zsng_handle_cache);
+		zsng_handle_cache = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void zsng_svc_exit(void)
 {
+	zsng_desc_caches_destroy();
 	kmem_cache_destroy(zsng_handle_cache);
 	zsng_handle_cache = NULL;
 }

@@ -273,6 +273,41 @@ void zsng_svc_free(void *ptr)
 	free(ptr);
 }
 
+/*
+ * Descriptors: the kernel's caches per chain length, here calloc() with a
+ * hidden header that records the length, so that a free with another
+ * length (which the kernel would give to the wrong cache) aborts the test.
+ */
+static const unsigned long kDescHidden = 16;
+
+void *zsng_svc_desc_alloc(unsigned int pages, unsigned int)
+{
+	if (pages == 0 || pages > ZSNG_MAX_CHAIN_PAGES)
+		abort();
+	if (inject_failure(ZSNG_USER_ZALLOC))
+		return nullptr;
+	char *p = static_cast<char *>(
+		calloc(1, kDescHidden + ZSNG_ZSPAGE_HEAD_BYTES +
+				  pages * sizeof(void *)));
+
+	if (!p)
+		return nullptr;
+	*reinterpret_cast<unsigned int *>(p) = pages;
+	g_live_allocs++;
+	return p + kDescHidden;
+}
+
+void zsng_svc_desc_free(void *desc, unsigned int pages)
+{
+	char *p = static_cast<char *>(desc) - kDescHidden;
+
+	if (*reinterpret_cast<unsigned int *>(p) != pages)
+		abort();
+	zsng_user_note_free();
+	g_live_allocs--;
+	free(p);
+}
+
 void *zsng_svc_slot_alloc(unsigned int gfp)
 {
 	if (inject_failure(ZSNG_USER_SLOT))
