@@ -46,7 +46,7 @@ DIRECTIONS = [
     # kernel-ab: per operation, pool pages; ratio.*.speed = the stock's
     # time over zsmalloc_ng's
     (r"^ns_per_op$", -1),
-    (r"^(pages_used|pages_before|pages_after)$", -1),
+    (r"^(pages_used|pages_before|pages_after|big_class_pages)$", -1),
     # the whole footprint: pool pages + slab metadata (+ the table)
     (r"^(footprint|pool_footprint|meta_bytes|meta_object_bytes|table_bytes)$", -1),
     (r"^speed$", +1),

@@ -19,13 +19,24 @@
  * Built static on the host, run in the VM.
  *
  *   fragmenter MIB SEED DONEFILE
+ *
+ * The block mode is the small-pool scenario of scripts/bench smallpool
+ * (issue 17): the same pages written straight to a block device, then a
+ * pseudo-random PERCENT of them discarded one page at a time (BLKDISCARD),
+ * so the device's pool is left fragmented; "verify" reads back every page
+ * that was not discarded and compares it.
+ *
+ *   fragmenter --block write|verify DEV PAGES SEED PERCENT
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -78,6 +89,74 @@ static int kept(uint64_t idx, uint64_t seed)
 	return mix(idx * 31 + seed) & 1;
 }
 
+/* The block mode's discards: about PERCENT of the pages, by index. */
+static int discarded(uint64_t idx, uint64_t seed, unsigned int percent)
+{
+	return mix(idx * 31 + seed) % 100 < percent;
+}
+
+static int block_mode(int argc, char **argv)
+{
+	static uint64_t page[PAGE / 8] __attribute__((aligned(PAGE)));
+	static uint64_t want[PAGE / 8];
+	unsigned long npages, n, nkept = 0, bad = 0;
+	unsigned int percent;
+	uint64_t seed, range[2];
+	int write_mode, fd;
+
+	if (argc != 7 || (strcmp(argv[2], "write") && strcmp(argv[2], "verify"))) {
+		fprintf(stderr, "usage: fragmenter --block write|verify DEV PAGES SEED PERCENT\n");
+		return 2;
+	}
+	write_mode = !strcmp(argv[2], "write");
+	npages = strtoul(argv[4], NULL, 0);
+	seed = strtoull(argv[5], NULL, 0);
+	percent = strtoul(argv[6], NULL, 0);
+	fd = open(argv[3], (write_mode ? O_WRONLY : O_RDONLY) | O_DIRECT);
+	if (fd < 0) {
+		perror(argv[3]);
+		return 1;
+	}
+	for (n = 0; n < npages; n++) {
+		if (write_mode) {
+			fill(page, n, seed);
+			if (pwrite(fd, page, PAGE, n * PAGE) != PAGE) {
+				perror("pwrite");
+				return 1;
+			}
+			continue;
+		}
+		if (discarded(n, seed, percent))
+			continue;
+		nkept++;
+		fill(want, n, seed);
+		if (pread(fd, page, PAGE, n * PAGE) != PAGE) {
+			perror("pread");
+			return 1;
+		}
+		if (memcmp(page, want, PAGE))
+			bad++;
+	}
+	if (!write_mode) {
+		printf("verified=%d kept=%lu bad=%lu\n", bad == 0, nkept, bad);
+		return bad ? 1 : 0;
+	}
+	for (n = 0; n < npages; n++) {
+		if (!discarded(n, seed, percent)) {
+			nkept++;
+			continue;
+		}
+		range[0] = n * PAGE;
+		range[1] = PAGE;
+		if (ioctl(fd, BLKDISCARD, range)) {
+			perror("BLKDISCARD");
+			return 1;
+		}
+	}
+	printf("written=%lu kept=%lu\n", npages, nkept);
+	return 0;
+}
+
 static void touch(const char *path)
 {
 	int fd = open(path, O_CREAT | O_WRONLY, 0644);
@@ -96,6 +175,8 @@ int main(int argc, char **argv)
 	sigset_t usr1, waiting;
 	char *buf;
 
+	if (argc > 1 && !strcmp(argv[1], "--block"))
+		return block_mode(argc, argv);
 	if (argc != 4) {
 		fprintf(stderr, "usage: fragmenter MIB SEED DONEFILE\n");
 		return 2;
