@@ -316,6 +316,8 @@ static ssize_t mm_stat_show(struct device *dev, struct device_attribute *attr,
 
 	down_read(&zram->init_lock);
 	if (zram_ng_init_done(zram)) {
+		/* the compaction frees have already asked for, if any */
+		zsng_pool_settle(zram->mem_pool);
 		mem_used = zsng_get_total_pages(zram->mem_pool);
 		zsng_pool_stats(zram->mem_pool, &pool_stats);
 	}

@@ -55,6 +55,19 @@ module_param(num_devices, uint, 0444);
 MODULE_PARM_DESC(num_devices,
 		 "Number of zram_ng devices created at load, 0-1024 (default: 1)");
 
+/*
+ * zsmalloc_ng's zspages are longer than 6.1 zsmalloc's (8 pages against
+ * 4), so random frees empty fewer of them: without compaction, a device
+ * would hold more memory after frees than the stock zram. The pool
+ * compacts itself when frees leave an eighth of it to gain
+ * (ZSNG_POOL_AUTO_COMPACT; Documentation/benchmarks.rst, "A small,
+ * fragmented pool").
+ */
+static bool auto_compact = true;
+module_param(auto_compact, bool, 0644);
+MODULE_PARM_DESC(auto_compact,
+		 "Devices initialised from now on compact their pool by themselves when frees leave 1/8 of it to gain (default: Y)");
+
 struct zram_ng *zram_ng_dev_to_zram(struct device *dev)
 {
 	return dev_to_disk(dev)->private_data;
@@ -593,6 +606,7 @@ static void zram_ng_destroy_comps(struct zram_ng *zram)
 int zram_ng_init_device(struct zram_ng *zram, u64 disksize)
 {
 	u64 num_pages = disksize >> PAGE_SHIFT;
+	unsigned int pool_flags;
 	struct zcomp_ng *comp;
 	int ret;
 
@@ -607,7 +621,9 @@ int zram_ng_init_device(struct zram_ng *zram, u64 disksize)
 	if (!zram->table)
 		return -ENOMEM;
 
-	zram->mem_pool = zsng_create_pool(zram->disk->disk_name, zram->policy);
+	pool_flags = READ_ONCE(auto_compact) ? ZSNG_POOL_AUTO_COMPACT : 0;
+	zram->mem_pool = zsng_create_pool_flags(zram->disk->disk_name,
+						zram->policy, pool_flags);
 	if (!zram->mem_pool) {
 		ret = -ENOMEM;
 		goto out_free_table;

@@ -11,7 +11,9 @@
 D=$ZSYS/zram_ng0
 B=/dev/zram_ng0
 
-zng_fresh
+# One compaction, on request: the pool must not compact itself meanwhile
+# (test_auto_compact.sh tests that).
+zng_fresh auto_compact=0
 # every policy the allocator has, from its own list
 POLICIES=$(choices $D/allocator_policy)
 set -- $POLICIES

@@ -65,6 +65,11 @@ unsigned long zsng_core_compact(struct zsng_core_pool *pool)
 	return P(pool)->compact();
 }
 
+void zsng_core_settle(struct zsng_core_pool *pool)
+{
+	P(pool)->settle();
+}
+
 unsigned long zsng_core_compact_class(struct zsng_core_pool *pool,
 				      unsigned int class_idx)
 {

@@ -449,7 +449,7 @@ ulong Pool::malloc(ulong size, u32 gfp)
 void Pool::free(ulong handle)
 {
 	HandleSlot *slot = reinterpret_cast<HandleSlot *>(handle);
-	bool keep_slot = false, compact = false;
+	bool keep_slot = false, compact = false, check_pool = false;
 	ListNode release;
 	Zspage *zs;
 	SizeClass *c;
@@ -473,12 +473,15 @@ void Pool::free(ulong handle)
 		free_zspage(c, zs, &release);
 	} else {
 		fix_group(c, zs);
-		compact = auto_compact_ && auto_compact_due(c);
+		if (auto_compact_)
+			compact = auto_compact_due(c, &check_pool);
 	}
 	zsng_svc_unlock(c->lock);
 	release_list(c, &release);
 	if (!keep_slot)
 		zsng_svc_slot_free(slot);
+	if (check_pool)
+		compact = auto_compact_pool_due();
 	if (compact)
 		zsng_svc_work_kick(compact_work_);
 }

@@ -170,6 +170,8 @@ class Pool {
 	ulong store(const void *src, ulong len, u32 gfp);
 
 	ulong compact();
+	/* Waits until no compaction the pool started by itself is pending. */
+	void settle();
 	ulong compact_class(u32 class_idx);
 	ulong compactable_pages();
 
@@ -254,7 +256,8 @@ class Pool {
 	void lru_touch(SizeClass *c, Zspage *zs);
 	Zspage *lru_take();
 	long reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx);
-	bool auto_compact_due(SizeClass *c);
+	bool auto_compact_due(SizeClass *c, bool *check_pool);
+	bool auto_compact_pool_due();
 	static void run_auto_compact(void *pool);
 
 	ulong release_src(SizeClass *c, Zspage *src, ListNode *release);

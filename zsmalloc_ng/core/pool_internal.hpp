@@ -55,6 +55,7 @@ struct SizeClass {
 	u32 objs_per_zspage;
 	u32 nr_groups;
 	bool huge;
+	u16 frees_unchecked; /* auto-compaction: frees since the pool check */
 	/* One allocation (init_class_groups()), starting at groups: */
 	ListNode *groups; /* nr_groups list heads */
 	u64 *nonempty; /* bit g set <=> groups[g] is not empty */

@@ -167,14 +167,47 @@ long Pool::reclaim(EvictFn evict, void *ctx)
 	return ret;
 }
 
-/* Class lock held, after a free from class @c. */
-bool Pool::auto_compact_due(SizeClass *c)
+/*
+ * Class lock held, after a free from class @c: due when the class alone
+ * has ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain and 1/RATIO of its pages.
+ * Every ZSNG_AUTO_COMPACT_CHECK_FREES frees of a class it also asks for
+ * the pool-wide check (*@check_pool), which the caller makes after the
+ * unlock: a small pool spreads over many classes of a few pages each, none
+ * of which reaches the minimum, while together they hold far more than
+ * the stock zsmalloc, whose short zspages empty more often under random
+ * frees (Documentation/benchmarks.rst, "A small, fragmented pool").
+ */
+bool Pool::auto_compact_due(SizeClass *c, bool *check_pool)
 {
 	ulong gain = can_compact(c);
 
-	return gain >= ZSNG_AUTO_COMPACT_MIN_PAGES &&
-	       gain * ZSNG_AUTO_COMPACT_RATIO >=
-		       c->zspages * c->pages_per_zspage;
+	if (gain >= ZSNG_AUTO_COMPACT_MIN_PAGES &&
+	    gain * ZSNG_AUTO_COMPACT_RATIO >= c->zspages * c->pages_per_zspage)
+		return true;
+	if (++c->frees_unchecked >= ZSNG_AUTO_COMPACT_CHECK_FREES) {
+		c->frees_unchecked = 0;
+		*check_pool = true;
+	}
+	return false;
+}
+
+/*
+ * No lock: the shrinker's lockless count over every class (a few hundred
+ * relaxed loads) against the pool's pages. Due at 1/RATIO of the pool and
+ * at least ZSNG_AUTO_COMPACT_POOL_MIN_PAGES.
+ */
+bool Pool::auto_compact_pool_due()
+{
+	ulong gain = compactable_pages();
+
+	return gain >= ZSNG_AUTO_COMPACT_POOL_MIN_PAGES &&
+	       gain * ZSNG_AUTO_COMPACT_RATIO >= read_once(pages_used_);
+}
+
+void Pool::settle()
+{
+	if (compact_work_)
+		zsng_svc_work_flush(compact_work_);
 }
 
 void Pool::run_auto_compact(void *arg)

@@ -34,6 +34,7 @@ void zsng_core_write(struct zsng_core_pool *pool, unsigned long handle,
 unsigned long zsng_core_store(struct zsng_core_pool *pool, const void *src,
 			      unsigned long len, unsigned int gfp);
 unsigned long zsng_core_compact(struct zsng_core_pool *pool);
+void zsng_core_settle(struct zsng_core_pool *pool);
 unsigned long zsng_core_compact_class(struct zsng_core_pool *pool,
 				      unsigned int class_idx);
 unsigned long zsng_core_compactable_pages(struct zsng_core_pool *pool);

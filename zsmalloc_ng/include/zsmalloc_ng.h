@@ -25,6 +25,16 @@
 struct zsng_pool;
 
 struct zsng_pool *zsng_create_pool(const char *name, int policy);
+/*
+ * zsng_create_pool() with ZSNG_POOL_AUTO_COMPACT beside the module's own
+ * flags (the only flag a user may add; NULL for any other): the pool
+ * compacts itself in a work item as frees fragment it (zsmalloc_ng_abi.h).
+ * zsng_pool_settle() waits until such a compaction is no longer pending
+ * or running, so that counters read next show its result.
+ */
+struct zsng_pool *zsng_create_pool_flags(const char *name, int policy,
+					 unsigned int flags);
+void zsng_pool_settle(struct zsng_pool *pool);
 void zsng_destroy_pool(struct zsng_pool *pool);
 
 unsigned long zsng_malloc(struct zsng_pool *pool, size_t size, gfp_t gfp);

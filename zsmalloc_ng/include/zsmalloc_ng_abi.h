@@ -82,8 +82,11 @@ static inline int zsng_is_error(unsigned long handle)
  *   through a callback (zswap's writeback; core/reclaim.cpp).
  * ZSNG_POOL_AUTO_COMPACT: the pool compacts itself, in a work item, when a
  *   free leaves a class with ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain and
- *   at least 1/ZSNG_AUTO_COMPACT_RATIO of its pages (for users that never
- *   call compact, such as zswap).
+ *   at least 1/ZSNG_AUTO_COMPACT_RATIO of its pages, or (checked every
+ *   ZSNG_AUTO_COMPACT_CHECK_FREES frees of a class) the whole pool with
+ *   ZSNG_AUTO_COMPACT_POOL_MIN_PAGES to gain and 1/RATIO of its pages: for
+ *   users that never call compact (zswap) and for zram_ng's devices, whose
+ *   memory after frees must not stay above the stock zram's.
  */
 #define ZSNG_POOL_MOVABLE 0x1u
 #define ZSNG_POOL_LRU 0x2u
@@ -91,6 +94,8 @@ static inline int zsng_is_error(unsigned long handle)
 #define ZSNG_POOL_FLAGS (ZSNG_POOL_MOVABLE | ZSNG_POOL_LRU | ZSNG_POOL_AUTO_COMPACT)
 #define ZSNG_AUTO_COMPACT_MIN_PAGES 16
 #define ZSNG_AUTO_COMPACT_RATIO 8
+#define ZSNG_AUTO_COMPACT_CHECK_FREES 16
+#define ZSNG_AUTO_COMPACT_POOL_MIN_PAGES 4
 
 /* A pool's counters; the core fills it, the kernel API hands it on. */
 struct zsng_pool_stats {

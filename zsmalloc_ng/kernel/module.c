@@ -127,6 +127,23 @@ struct zsng_pool *zsng_create_pool(const char *name, int policy)
 }
 EXPORT_SYMBOL_GPL(zsng_create_pool);
 
+struct zsng_pool *zsng_create_pool_flags(const char *name, int policy,
+					 unsigned int flags)
+{
+	if (flags & ~ZSNG_POOL_AUTO_COMPACT)
+		return NULL;
+	return zsng_pool_create(name, policy,
+				zsng_default_pool_flags() | flags);
+}
+EXPORT_SYMBOL_GPL(zsng_create_pool_flags);
+
+void zsng_pool_settle(struct zsng_pool *pool)
+{
+	might_sleep();
+	zsng_core_settle(pool->core);
+}
+EXPORT_SYMBOL_GPL(zsng_pool_settle);
+
 void zsng_destroy_pool(struct zsng_pool *pool)
 {
 	if (!pool)

@@ -440,8 +440,12 @@ INSTANTIATE_TEST_SUITE_P(Policies, ReclaimStress,
 
 /*
  * Self-compaction: freeing three objects in four of a large class makes
- * the pool compact itself; the same frees in a pool without the flag, or
- * in a pool too small to reach ZSNG_AUTO_COMPACT_MIN_PAGES, do not.
+ * the pool compact itself; the same frees in a pool without the flag do
+ * not. A small pool, under the class minimum ZSNG_AUTO_COMPACT_MIN_PAGES,
+ * compacts through the pool-wide check (made every
+ * ZSNG_AUTO_COMPACT_CHECK_FREES frees of a class); a tiny one, whose frees
+ * never reach a check and whose gain is under
+ * ZSNG_AUTO_COMPACT_POOL_MIN_PAGES, does not.
  */
 unsigned long churn(zsng_core_pool *p, unsigned int n, int wait_ms)
 {
@@ -469,15 +473,21 @@ TEST_F(Reclaim, AutoCompactionStartsPastTheThreshold)
 	PoolPtr plain = make_pool(kRatio);
 	PoolPtr small = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
 				  ZSNG_POOL_AUTO_COMPACT);
+	PoolPtr tiny = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
+				 ZSNG_POOL_AUTO_COMPACT);
 
 	EXPECT_GT(churn(self.get(), 4000, 5000), 0u);
 	EXPECT_GT(stats_of(self.get()).auto_compactions, 0u);
 	EXPECT_GT(stats_of(self.get()).objs_moved, 0u);
 	EXPECT_EQ(churn(plain.get(), 4000, 200), 0u);
 	EXPECT_EQ(stats_of(plain.get()).auto_compactions, 0u);
-	/* 40 objects of 900 bytes: 9 pages, under the 16-page minimum */
-	EXPECT_EQ(churn(small.get(), 40, 200), 0u);
-	EXPECT_EQ(stats_of(small.get()).auto_compactions, 0u);
+	/* 40 objects of 900 bytes: 9 pages, under the 16-page minimum;
+	 * 30 frees, so the pool is checked: 6 pages to gain of 9 */
+	EXPECT_GT(churn(small.get(), 40, 5000), 0u);
+	EXPECT_GT(stats_of(small.get()).auto_compactions, 0u);
+	/* 12 objects: 3 pages, 9 frees: no check, too little to gain */
+	EXPECT_EQ(churn(tiny.get(), 12, 200), 0u);
+	EXPECT_EQ(stats_of(tiny.get()).auto_compactions, 0u);
 }
 
 } // namespace
