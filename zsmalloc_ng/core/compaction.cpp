@@ -32,15 +32,26 @@
 
 namespace zsng
 {
-/* Pages that freeing every whole zspage's worth of free slots would give. */
+/*
+ * Pages that freeing every whole zspage's worth of free slots would give.
+ * With growing chains (size_class.hpp) a class may mix short and long
+ * zspages; "a zspage" is then a long one as soon as the class has one
+ * (more slots than all-short zspages would have): free slots that fill
+ * no long zspage may be holes in the one long zspage compaction would
+ * fill, and freeing them gains nothing.
+ */
 ulong Pool::can_compact(SizeClass *c)
 {
-	ulong allocated = read_once(c->zspages) * c->objs_per_zspage;
+	ulong zspages = read_once(c->zspages);
+	ulong allocated = read_once(c->objs_allocated);
 	ulong used = read_once(c->obj_used);
+	bool has_long = allocated > zspages * c->short_objs;
+	u32 objs = has_long ? c->objs_per_zspage : c->short_objs;
+	u32 pages = has_long ? c->pages_per_zspage : c->short_pages;
 
 	if (allocated <= used)
 		return 0;
-	return (allocated - used) / c->objs_per_zspage * c->pages_per_zspage;
+	return (allocated - used) / objs * pages;
 }
 
 void Pool::wait_unmapped(Zspage *zs)
@@ -85,10 +96,12 @@ void Pool::move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst)
 /* Lists a source again after its moves, or frees it: the pages freed. */
 ulong Pool::release_src(SizeClass *c, Zspage *src, ListNode *release)
 {
+	u32 pages = src->nr_pages;
+
 	if (putback(c, src) != 0)
 		return 0;
 	free_zspage(c, src, release);
-	return c->pages_per_zspage;
+	return pages;
 }
 
 /* Lets the class's other users in, and gives back what was freed. */
@@ -121,13 +134,13 @@ ulong Pool::compact_reworked(SizeClass *c, ListNode *release)
 		if (!src)
 			break;
 		wait_unmapped(src);
-		for (u32 idx = 0; src->inuse && dst->inuse < c->objs_per_zspage;
+		for (u32 idx = 0; src->inuse && dst->inuse < dst->nr_objs;
 		     idx++) {
 			if (alloced_slot(c, src, idx))
 				move_object(c, src, idx, dst);
 		}
 		freed += release_src(c, src, release);
-		if (dst->inuse == c->objs_per_zspage ||
+		if (dst->inuse == dst->nr_objs ||
 		    zsng_svc_lock_contended(c->lock)) {
 			putback(c, dst);
 			dst = nullptr;
@@ -154,10 +167,10 @@ ulong Pool::compact_legacy(SizeClass *c, ListNode *release)
 		while ((dst = isolate_dst(c))) {
 			bool exhausted = true;
 
-			for (; cursor < c->objs_per_zspage; cursor++) {
+			for (; cursor < src->nr_objs; cursor++) {
 				if (!alloced_slot(c, src, cursor))
 					continue;
-				if (dst->inuse == c->objs_per_zspage) {
+				if (dst->inuse == dst->nr_objs) {
 					exhausted = false;
 					break;
 				}

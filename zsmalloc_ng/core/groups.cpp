@@ -22,8 +22,9 @@ bool init_class_groups(SizeClass *c, const ClassGeometry &geo, Policy policy)
 	const ulong bits = sizeof(u64) * Bitmap::words_for(nr);
 	const ulong columns = sizeof(ulong) * kMaxShownGroups;
 	const ulong table = sizeof(GroupOf) * (objs + 1);
+	const ulong short_table = sizeof(GroupOf) * (geo.short_objs + 1);
 	char *mem = static_cast<char *>(zsng_svc_zalloc(
-		lists + bits + columns + table, ZSNG_GFP_KERNEL));
+		lists + bits + columns + table + short_table, ZSNG_GFP_KERNEL));
 
 	if (!mem)
 		return false;
@@ -31,6 +32,9 @@ bool init_class_groups(SizeClass *c, const ClassGeometry &geo, Policy policy)
 	c->pages_per_zspage = geo.pages_per_zspage;
 	c->objs_per_zspage = objs;
 	c->huge = geo.huge;
+	c->short_pages = geo.short_pages;
+	c->short_objs = geo.short_objs;
+	c->long_after = geo.long_after;
 	c->nr_groups = nr;
 	c->groups = reinterpret_cast<ListNode *>(mem);
 	c->nonempty = reinterpret_cast<u64 *>(mem + lists);
@@ -39,9 +43,24 @@ bool init_class_groups(SizeClass *c, const ClassGeometry &geo, Policy policy)
 		reinterpret_cast<GroupOf *>(mem + lists + bits + columns);
 	for (u32 g = 0; g < nr; g++)
 		c->groups[g].init();
+	c->group_of_short = c->group_of_inuse + objs + 1;
 	for (u32 n = 0; n <= objs; n++)
 		c->group_of_inuse[n] = { (u16)group_of(policy, n, objs),
 					 (u16)shown_group_of(policy, n, objs) };
+	/*
+	 * A short zspage by its own fill; full is the class's full group
+	 * (exact's groups count objects: a short zspage is full before the
+	 * count that means full for a long one).
+	 */
+	for (u32 n = 0; n <= geo.short_objs; n++) {
+		u32 g = n == geo.short_objs ?
+				nr - 1 :
+				group_of(policy, n, geo.short_objs);
+
+		c->group_of_short[n] = {
+			(u16)g, (u16)shown_group_of(policy, n, geo.short_objs)
+		};
+	}
 	return true;
 }
 
@@ -53,7 +72,7 @@ void free_class_groups(SizeClass *c)
 
 void Pool::insert_zspage(SizeClass *c, Zspage *zs)
 {
-	GroupOf g = c->group_of_inuse[zs->inuse];
+	GroupOf g = group_of_zspage(c, zs);
 	ListNode *head = &c->groups[g.group];
 
 	/*
@@ -86,7 +105,7 @@ void Pool::remove_zspage(SizeClass *c, Zspage *zs)
  */
 u32 Pool::fix_group(SizeClass *c, Zspage *zs)
 {
-	GroupOf g = c->group_of_inuse[zs->inuse];
+	GroupOf g = group_of_zspage(c, zs);
 
 	if (!zs->isolated && (g.group != zs->group || g.shown != zs->shown)) {
 		remove_zspage(c, zs);
@@ -130,7 +149,7 @@ Zspage *Pool::isolate_src(SizeClass *c)
 /* Lists an isolated zspage again; returns its group (0: empty, free it). */
 u32 Pool::putback(SizeClass *c, Zspage *zs)
 {
-	u32 g = c->group_of_inuse[zs->inuse].group;
+	u32 g = group_of_zspage(c, zs).group;
 
 	if (g != 0)
 		insert_zspage(c, zs);

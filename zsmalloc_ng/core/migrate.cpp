@@ -83,12 +83,12 @@ int Pool::page_migrate(Zspage *zs, void *src, void *dst, bool may_wait)
 	return zs->pool->migrate(zs, src, dst, may_wait);
 }
 
-/* Which of @zs's pages is @page, or pages_per_zspage. */
-static u32 page_index(const SizeClass *c, const Zspage *zs, const void *page)
+/* Which of @zs's pages is @page, or nr_pages. */
+static u32 page_index(const Zspage *zs, const void *page)
 {
 	u32 i = 0;
 
-	while (i < c->pages_per_zspage && zs->pages[i] != page)
+	while (i < zs->nr_pages && zs->pages[i] != page)
 		i++;
 	return i;
 }
@@ -102,13 +102,13 @@ int Pool::migrate(Zspage *zs, void *src, void *dst, bool may_wait)
 
 	zsng_svc_lock(c->lock);
 	mapped = __atomic_load_n(&zs->mapcount, __ATOMIC_ACQUIRE);
-	i = page_index(c, zs, src);
+	i = page_index(zs, src);
 	if (zs->freeing)
 		ret = -ZSNG_EBUSY;
 	else if (mapped && !may_wait)
 		ret = -ZSNG_EAGAIN;
 	/* The owner in the page and the zspage disagree: a bug. */
-	else if (ZSNG_WARN_ON(i == c->pages_per_zspage))
+	else if (ZSNG_WARN_ON(i == zs->nr_pages))
 		ret = -ZSNG_EINVAL;
 	if (ret) {
 		zsng_svc_unlock(c->lock);
@@ -135,7 +135,7 @@ void Pool::free_deferred()
 {
 	for (;;) {
 		Zspage *zs;
-		SizeClass *c;
+		u32 pages;
 
 		zsng_svc_lock(deferred_lock_);
 		if (deferred_.empty()) {
@@ -146,14 +146,14 @@ void Pool::free_deferred()
 		zs->list.del();
 		zsng_svc_unlock(deferred_lock_);
 
-		c = &classes_[zs->class_idx];
-		for (u32 i = 0; i < c->pages_per_zspage; i++)
+		pages = zs->nr_pages;
+		for (u32 i = 0; i < pages; i++)
 			zsng_svc_page_lock(zs->pages[i]);
-		release_pages(c, zs);
+		release_pages(zs);
 
 		zsng_svc_lock(deferred_lock_);
-		pages_deferred_ -= c->pages_per_zspage;
-		add_relaxed(pages_used_, -(long)c->pages_per_zspage);
+		pages_deferred_ -= pages;
+		add_relaxed(pages_used_, -(long)pages);
 		zsng_svc_unlock(deferred_lock_);
 	}
 }

@@ -77,6 +77,7 @@ bool Pool::init(Policy policy, u32 max_pages, u32 flags)
 	movable_ = flags & ZSNG_POOL_MOVABLE;
 	lru_ = flags & ZSNG_POOL_LRU;
 	auto_compact_ = flags & ZSNG_POOL_AUTO_COMPACT;
+	growing_ = flags & ZSNG_POOL_GROWING_CHAINS;
 	deferred_.init();
 	lru_list_.init();
 	reclaiming_.init();
@@ -88,8 +89,8 @@ bool Pool::init(Policy policy, u32 max_pages, u32 flags)
 		compact_work_ = zsng_svc_work_create(run_auto_compact, this);
 	ok = (!movable_ || (deferred_lock_ && deferred_work_)) &&
 	     (!auto_compact_ || compact_work_) && geo &&
-	     init_classes(geo,
-			  build_class_table(max_pages, geo, slot_to_class_)) &&
+	     init_classes(geo, build_class_table(max_pages, geo, slot_to_class_,
+						 growing_)) &&
 	     init_class_locks();
 	zsng_svc_free(geo);
 	return ok;
@@ -164,8 +165,7 @@ void Pool::destroy()
 				zsng_svc_log(
 					"zsmalloc_ng: destroying a pool with live objects");
 				/* Free the leaked handles too: nothing else will. */
-				for (u32 idx = 0; idx < c->objs_per_zspage;
-				     idx++) {
+				for (u32 idx = 0; idx < zs->nr_objs; idx++) {
 					HandleSlot *slot =
 						alloced_slot(c, zs, idx);
 
@@ -213,19 +213,29 @@ u32 Pool::class_index(ulong size) const
 
 /* ---- zspages ------------------------------------------------------------ */
 
+/*
+ * Without the class lock: a growing class (size_class.hpp) takes a short
+ * zspage while it holds fewer than long_after objects. obj_used is read
+ * as the shrinker reads it; a stale value only picks the other length.
+ */
 Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 {
-	Zspage *zs = alloc_desc(c, gfp);
+	bool is_long = read_once(c->obj_used) >= c->long_after;
+	u32 pages = is_long ? c->pages_per_zspage : c->short_pages;
+	u32 objs = is_long ? c->objs_per_zspage : c->short_objs;
+	Zspage *zs = alloc_desc(c, pages, gfp);
 
 	if (!zs)
 		return nullptr;
-	for (u32 i = 0; i < c->pages_per_zspage; i++) {
+	zs->nr_pages = (u16)pages;
+	zs->nr_objs = (u16)objs;
+	for (u32 i = 0; i < pages; i++) {
 		zs->pages[i] = movable_ ? zsng_svc_movable_page_alloc(gfp) :
 					  zsng_svc_page_alloc(gfp);
 		if (!zs->pages[i]) {
 			while (i--)
 				zsng_svc_page_free(zs->pages[i]);
-			free_desc(c, zs);
+			free_desc(zs);
 			return nullptr;
 		}
 	}
@@ -238,15 +248,14 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 	zs->class_idx = (u16)(c - classes_);
 	zs->pool = this;
 	if (!c->huge) {
-		for (u32 idx = 0; idx < c->objs_per_zspage; idx++) {
-			u32 next = idx + 1 < c->objs_per_zspage ? idx + 1 :
-								  kNoObj;
+		for (u32 idx = 0; idx < objs; idx++) {
+			u32 next = idx + 1 < objs ? idx + 1 : kNoObj;
 
 			*obj_header(c, zs, idx) = (ulong)next << 1;
 		}
 	}
 	/* Only a finished zspage is handed to migration (migrate.cpp). */
-	for (u32 i = 0; movable_ && i < c->pages_per_zspage; i++)
+	for (u32 i = 0; movable_ && i < pages; i++)
 		zsng_svc_page_set_movable(zs->pages[i], zs);
 	return zs;
 }
@@ -262,10 +271,12 @@ void Pool::free_zspage(SizeClass *c, Zspage *zs, ListNode *release)
 {
 	ZSNG_WARN_ON(zs->inuse || zs->mapcount);
 	set_once(c->zspages, c->zspages - 1);
+	set_once(c->objs_allocated, c->objs_allocated - zs->nr_objs);
+	set_once(c->pages_allocated, c->pages_allocated - zs->nr_pages);
 	if (lru_)
 		lru_link(c, zs)->node.del();
 	if (movable_) {
-		for (u32 i = 0; i < c->pages_per_zspage; i++) {
+		for (u32 i = 0; i < zs->nr_pages; i++) {
 			if (zsng_svc_page_trylock(zs->pages[i]))
 				continue;
 			while (i--)
@@ -274,7 +285,7 @@ void Pool::free_zspage(SizeClass *c, Zspage *zs, ListNode *release)
 			__atomic_store_n(&zs->freeing, true, __ATOMIC_RELAXED);
 			zsng_svc_lock(deferred_lock_);
 			deferred_.add_tail(&zs->list);
-			pages_deferred_ += c->pages_per_zspage;
+			pages_deferred_ += zs->nr_pages;
 			frees_deferred_++;
 			zsng_svc_unlock(deferred_lock_);
 			zsng_svc_work_kick(deferred_work_);
@@ -295,44 +306,44 @@ void Pool::release_list(SizeClass *c, ListNode *release)
 		Zspage *zs = zspage_of(release->next);
 
 		zs->list.del();
-		release_pages(c, zs);
-		add_relaxed(pages_used_, -(long)c->pages_per_zspage);
+		add_relaxed(pages_used_, -(long)zs->nr_pages);
+		release_pages(zs);
 	}
 }
 
 /* Gives back the pages (locked, if movable) and the descriptor. */
-void Pool::release_pages(SizeClass *c, Zspage *zs)
+void Pool::release_pages(Zspage *zs)
 {
-	for (u32 i = 0; i < c->pages_per_zspage; i++) {
+	for (u32 i = 0; i < zs->nr_pages; i++) {
 		if (movable_)
 			zsng_svc_movable_page_free(zs->pages[i]);
 		else
 			zsng_svc_page_free(zs->pages[i]);
 	}
-	free_desc(c, zs);
+	free_desc(zs);
 }
 
 /*
  * An LRU pool's descriptors carry an LruLink after the page addresses and
  * come from kmalloc; the others from the kernel's descriptor caches.
  */
-Zspage *Pool::alloc_desc(SizeClass *c, u32 gfp)
+Zspage *Pool::alloc_desc(SizeClass *c, u32 pages, u32 gfp)
 {
+	(void)c;
 	if (lru_)
 		return static_cast<Zspage *>(zsng_svc_zalloc(
-			sizeof(Zspage) + sizeof(void *) * c->pages_per_zspage +
+			sizeof(Zspage) + sizeof(void *) * pages +
 				sizeof(LruLink),
 			gfp));
-	return static_cast<Zspage *>(
-		zsng_svc_desc_alloc(c->pages_per_zspage, gfp));
+	return static_cast<Zspage *>(zsng_svc_desc_alloc(pages, gfp));
 }
 
-void Pool::free_desc(SizeClass *c, Zspage *zs)
+void Pool::free_desc(Zspage *zs)
 {
 	if (lru_)
 		zsng_svc_free(zs);
 	else
-		zsng_svc_desc_free(zs, c->pages_per_zspage);
+		zsng_svc_desc_free(zs, zs->nr_pages);
 }
 
 /* ---- objects ------------------------------------------------------------ */
@@ -429,7 +440,9 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	obj_malloc(c, zs, slot);
 	insert_zspage(c, zs);
 	set_once(c->zspages, c->zspages + 1);
-	add_relaxed(pages_used_, c->pages_per_zspage);
+	set_once(c->objs_allocated, c->objs_allocated + zs->nr_objs);
+	set_once(c->pages_allocated, c->pages_allocated + zs->nr_pages);
+	add_relaxed(pages_used_, zs->nr_pages);
 	if (lru_)
 		lru_touch(c, zs);
 out:

@@ -228,9 +228,9 @@ class Pool {
 	Zspage *alloc_zspage(SizeClass *c, u32 gfp);
 	void free_zspage(SizeClass *c, Zspage *zs, ListNode *release);
 	void release_list(SizeClass *c, ListNode *release);
-	void release_pages(SizeClass *c, Zspage *zs);
-	Zspage *alloc_desc(SizeClass *c, u32 gfp);
-	void free_desc(SizeClass *c, Zspage *zs);
+	void release_pages(Zspage *zs);
+	Zspage *alloc_desc(SizeClass *c, u32 pages, u32 gfp);
+	void free_desc(Zspage *zs);
 	int migrate(Zspage *zs, void *src, void *dst, bool may_wait);
 	static void run_deferred(void *pool);
 	void free_deferred();
@@ -302,6 +302,7 @@ class Pool {
 	bool lru_ = false;
 	void *lru_lock_ = nullptr;
 	bool auto_compact_ = false;
+	bool growing_ = false; /* ZSNG_POOL_GROWING_CHAINS */
 	ListNode lru_list_ = {}; /* head: newest allocation; tail: reclaimed */
 	ListNode reclaiming_ = {}; /* LruLinks of the zspages being reclaimed */
 	void *compact_work_ = nullptr;

@@ -51,8 +51,11 @@ struct SizeClass {
 	/* The class lock, or the pool's LRU lock (reclaim.cpp). */
 	alignas(kCacheLine) void *lock;
 	u32 size;
-	u32 pages_per_zspage;
+	u32 pages_per_zspage; /* the long geometry */
 	u32 objs_per_zspage;
+	u32 short_pages; /* growing chains (size_class.hpp); else the long */
+	u32 short_objs;
+	ulong long_after; /* objects in use before zspages are long */
 	u32 nr_groups;
 	bool huge;
 	u16 frees_unchecked; /* auto-compaction: frees since the pool check */
@@ -61,8 +64,11 @@ struct SizeClass {
 	u64 *nonempty; /* bit g set <=> groups[g] is not empty */
 	ulong *group_count; /* zspages listed per shown group */
 	GroupOf *group_of_inuse; /* objs_per_zspage + 1 entries */
+	GroupOf *group_of_short; /* short_objs + 1 entries, for short ones */
 	/* Stored with set_once(): the shrinker reads them without the lock. */
 	ulong zspages;
+	ulong objs_allocated; /* slots of all zspages, long and short */
+	ulong pages_allocated;
 	ulong obj_used;
 	ulong objs_moved;
 	ulong pages_compacted;
@@ -81,9 +87,11 @@ struct Zspage {
 	bool isolated; /* taken off its list by compaction */
 	bool freeing; /* on the deferred list: never migrated again */
 	u32 mapcount; /* atomic */
+	u16 nr_pages; /* the class's long or short geometry */
+	u16 nr_objs;
 	Pool *pool; /* for page migration, which starts from a page */
 	HandleSlot *huge_slot;
-	void *pages[]; /* pages_per_zspage addresses */
+	void *pages[]; /* nr_pages addresses */
 };
 /* The kernel sizes its descriptor caches by it (svc.h). */
 static_assert(sizeof(Zspage) == ZSNG_ZSPAGE_HEAD_BYTES);
@@ -101,7 +109,8 @@ struct LruLink {
 };
 inline LruLink *lru_link(const SizeClass *c, Zspage *zs)
 {
-	return reinterpret_cast<LruLink *>(&zs->pages[c->pages_per_zspage]);
+	(void)c;
+	return reinterpret_cast<LruLink *>(&zs->pages[zs->nr_pages]);
 }
 inline LruLink *lru_link_of(ListNode *n)
 {
@@ -132,6 +141,14 @@ inline ulong *obj_header(const SizeClass *c, Zspage *zs, u32 idx)
 inline Zspage *zspage_of(ListNode *n)
 {
 	return ZSNG_CONTAINER_OF(n, Zspage, list);
+}
+
+/* The list and stats column @zs belongs in, by its own geometry. */
+inline GroupOf group_of_zspage(const SizeClass *c, const Zspage *zs)
+{
+	return zs->nr_objs == c->objs_per_zspage ?
+		       c->group_of_inuse[zs->inuse] :
+		       c->group_of_short[zs->inuse];
 }
 
 /*

@@ -86,7 +86,7 @@ Zspage *Pool::lru_take()
 	reclaiming_.add(&l->node);
 	l->reclaiming = true;
 	remove_zspage(c, l->zs);
-	pages_reclaiming_ += c->pages_per_zspage;
+	pages_reclaiming_ += l->zs->nr_pages;
 	return l->zs;
 }
 
@@ -99,7 +99,9 @@ long Pool::reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx)
 	long ret = 0;
 
 	release.init();
-	for (u32 idx = 0; idx < c->objs_per_zspage && !ret; idx++) {
+	u32 pages = zs->nr_pages;
+
+	for (u32 idx = 0; idx < zs->nr_objs && !ret; idx++) {
 		HandleSlot *slot;
 		bool freed;
 
@@ -129,11 +131,11 @@ long Pool::reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx)
 	zsng_svc_lock(lru_lock_);
 	l->node.del();
 	l->reclaiming = false;
-	pages_reclaiming_ -= c->pages_per_zspage;
+	pages_reclaiming_ -= pages;
 	if (zs->inuse == 0) {
 		free_zspage(c, zs, &release);
-		pages_reclaimed_ += c->pages_per_zspage;
-		ret = c->pages_per_zspage;
+		pages_reclaimed_ += pages;
+		ret = pages;
 	} else {
 		/* A failed or refused eviction: the newest again, so not
 		 * the next one tried. */
@@ -182,7 +184,7 @@ bool Pool::auto_compact_due(SizeClass *c, bool *check_pool)
 	ulong gain = can_compact(c);
 
 	if (gain >= ZSNG_AUTO_COMPACT_MIN_PAGES &&
-	    gain * ZSNG_AUTO_COMPACT_RATIO >= c->zspages * c->pages_per_zspage)
+	    gain * ZSNG_AUTO_COMPACT_RATIO >= c->pages_allocated)
 		return true;
 	if (++c->frees_unchecked >= ZSNG_AUTO_COMPACT_CHECK_FREES) {
 		c->frees_unchecked = 0;

@@ -20,8 +20,24 @@ u32 pages_per_zspage_for(u32 size, u32 max_pages)
 	return best;
 }
 
-u32 build_class_table(u32 max_pages, ClassGeometry *geo, u16 *slot_to_class)
+ulong long_after_objs(u32 short_pages, u32 short_objs, u32 long_pages,
+		      u32 long_objs)
 {
+	/* saving per object = sp / so - lp / lo = (sp lo - lp so) / (so lo) */
+	ulong num = (ulong)short_pages * long_objs;
+	ulong cost = (ulong)long_pages * short_objs;
+
+	if (num <= cost)
+		return 0; /* the long geometry saves nothing: never short */
+	/* long_pages / saving, rounded up */
+	return ((ulong)long_pages * short_objs * long_objs + num - cost - 1) /
+	       (num - cost);
+}
+
+u32 build_class_table(u32 max_pages, ClassGeometry *geo, u16 *slot_to_class,
+		      bool growing)
+{
+	u32 short_max = min_of(max_pages, (u32)ZSNG_MIN_CHAIN_PAGES);
 	u32 n = 0;
 
 	/*
@@ -32,13 +48,24 @@ u32 build_class_table(u32 max_pages, ClassGeometry *geo, u16 *slot_to_class)
 		u32 size = kMinAllocSize + slot * kClassDelta;
 		u32 pages = pages_per_zspage_for(size, max_pages);
 		u32 objs = (u32)(pages * kPageSize / size);
+		u32 spages = growing ? pages_per_zspage_for(size, short_max) :
+				       pages;
+		u32 sobjs = (u32)(spages * kPageSize / size);
+		ulong after = long_after_objs(spages, sobjs, pages, objs);
 
+		if (!after) {
+			spages = pages;
+			sobjs = objs;
+		}
 		if (n && geo[n - 1].pages_per_zspage == pages &&
-		    geo[n - 1].objs_per_zspage == objs) {
+		    geo[n - 1].objs_per_zspage == objs &&
+		    geo[n - 1].short_pages == spages &&
+		    geo[n - 1].short_objs == sobjs) {
 			slot_to_class[slot] = (u16)(n - 1);
 			continue;
 		}
-		geo[n] = { size, pages, objs, pages == 1 && objs == 1 };
+		geo[n] = { size,   pages, objs, pages == 1 && objs == 1,
+			   spages, sobjs, after };
 		slot_to_class[slot] = (u16)n;
 		n++;
 	}

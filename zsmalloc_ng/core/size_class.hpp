@@ -17,6 +17,18 @@
  *
  * A class whose zspage is one page holding one object is "huge": it holds
  * data that barely compressed, without an in-band header.
+ *
+ * Growing chains (pools created with ZSNG_POOL_GROWING_CHAINS): a class
+ * has a second, short geometry, the best of at most ZSNG_MIN_CHAIN_PAGES
+ * pages (what 6.1's zsmalloc uses), and takes its long zspages only once
+ * it holds long_after objects. A long zspage packs better but, until it
+ * fills, may leave up to its whole length unused: the tail that made a
+ * small pool hold more than the stock's (1.45x at 100 pages written,
+ * Documentation/benchmarks.rst, "A small, fragmented pool"). long_after
+ * is where the better packing pays for that tail: the objects whose saving
+ * (short pages per object - long pages per object) adds up to one long
+ * zspage's pages. Classes with the same long geometry merge only when
+ * their short geometries are the same too.
  */
 #ifndef ZSNG_SIZE_CLASS_HPP
 #define ZSNG_SIZE_CLASS_HPP
@@ -38,6 +50,10 @@ struct ClassGeometry {
 	u32 pages_per_zspage;
 	u32 objs_per_zspage;
 	bool huge;
+	/* Growing chains: the short geometry and when to leave it. */
+	u32 short_pages;
+	u32 short_objs;
+	ulong long_after; /* objects in use; 0: always long */
 };
 
 /* Chain length for @size with at most @max_pages pages: the least waste. */
@@ -46,9 +62,15 @@ u32 pages_per_zspage_for(u32 size, u32 max_pages);
 /*
  * Fills @geo with the distinct classes, ascending by size, and @slot_to_class
  * (kNrSizeSlots entries) with the distinct class serving each 16-byte slot.
- * Returns the number of distinct classes.
+ * Returns the number of distinct classes. Without @growing, the short
+ * geometry is the long one and long_after 0.
  */
-u32 build_class_table(u32 max_pages, ClassGeometry *geo, u16 *slot_to_class);
+u32 build_class_table(u32 max_pages, ClassGeometry *geo, u16 *slot_to_class,
+		      bool growing = false);
+
+/* The objects of a class after which its new zspages are long (above). */
+ulong long_after_objs(u32 short_pages, u32 short_objs, u32 long_pages,
+		      u32 long_objs);
 
 inline u32 size_slot(ulong size)
 {

@@ -30,12 +30,14 @@ void Pool::class_stats(u32 idx, ClassStats *out)
 	out->pages_per_zspage = c->pages_per_zspage;
 	out->objs_per_zspage = c->objs_per_zspage;
 	out->huge = c->huge;
+	out->short_pages_per_zspage = c->short_pages;
+	out->long_after = c->long_after;
 	out->nr_groups = nr_shown_groups(policy_);
 	for (u32 g = 0; g < kMaxShownGroups; g++)
 		out->groups[g] = g < out->nr_groups ? c->group_count[g] : 0;
-	out->obj_allocated = c->zspages * c->objs_per_zspage;
+	out->obj_allocated = c->objs_allocated;
 	out->obj_used = c->obj_used;
-	out->pages_used = c->zspages * c->pages_per_zspage;
+	out->pages_used = c->pages_allocated;
 	out->freeable = can_compact(c);
 	out->objs_moved = c->objs_moved;
 	out->pages_compacted = c->pages_compacted;
@@ -76,7 +78,7 @@ void Pool::stats(PoolStats *out)
 		SizeClass *c = &classes_[i];
 
 		zsng_svc_lock(c->lock);
-		out->objs_allocated += c->zspages * c->objs_per_zspage;
+		out->objs_allocated += c->objs_allocated;
 		out->objs_used += c->obj_used;
 		zsng_svc_unlock(c->lock);
 	}
@@ -115,7 +117,7 @@ u32 Pool::class_inuse_counts(u32 idx, u32 *out, u32 max)
 bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 {
 	bool ok = true;
-	ulong zspages = 0, used = 0;
+	ulong zspages = 0, used = 0, objs = 0, pages = 0;
 	ulong shown[kMaxShownGroups] = {};
 
 	for (u32 g = 0; g < c->nr_groups; g++) {
@@ -128,11 +130,15 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 			u32 alloced = 0, free_len = 0;
 
 			CHECK(!zs->isolated && zs->group == g);
-			CHECK(g ==
-			      group_of(policy_, zs->inuse, c->objs_per_zspage));
-			CHECK(zs->inuse > 0);
+			/* the class's long geometry or, growing, its short */
+			CHECK((zs->nr_pages == c->pages_per_zspage &&
+			       zs->nr_objs == c->objs_per_zspage) ||
+			      (zs->nr_pages == c->short_pages &&
+			       zs->nr_objs == c->short_objs));
+			CHECK(g == group_of_zspage(c, zs).group);
+			CHECK(zs->inuse > 0 && zs->inuse <= zs->nr_objs);
 			CHECK(zs->class_idx == i);
-			for (u32 idx = 0; idx < c->objs_per_zspage; idx++) {
+			for (u32 idx = 0; idx < zs->nr_objs; idx++) {
 				HandleSlot *s = alloced_slot(c, zs, idx);
 
 				if (!s)
@@ -145,14 +151,16 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 			if (!c->huge) {
 				for (u32 f = zs->freeobj; f != kNoObj;
 				     f = (u32)(*obj_header(c, zs, f) >> 1)) {
-					CHECK(f < c->objs_per_zspage);
+					CHECK(f < zs->nr_objs);
 					CHECK(!alloced_slot(c, zs, f));
-					CHECK(++free_len <= c->objs_per_zspage);
+					CHECK(++free_len <= zs->nr_objs);
 				}
-				CHECK(free_len + alloced == c->objs_per_zspage);
+				CHECK(free_len + alloced == zs->nr_objs);
 			}
 			zspages++;
 			used += zs->inuse;
+			objs += zs->nr_objs;
+			pages += zs->nr_pages;
 			shown[zs->shown]++;
 		}
 	}
@@ -169,13 +177,16 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 		CHECK(lru_link(c, zs)->reclaiming);
 		zspages++;
 		used += zs->inuse;
-		t->reclaiming += c->pages_per_zspage;
+		objs += zs->nr_objs;
+		pages += zs->nr_pages;
+		t->reclaiming += zs->nr_pages;
 	}
 	CHECK(zspages == c->zspages);
 	CHECK(used == c->obj_used);
+	CHECK(objs == c->objs_allocated && pages == c->pages_allocated);
 	for (u32 g = 0; g < kMaxShownGroups; g++)
 		CHECK(shown[g] == c->group_count[g]);
-	t->pages += zspages * c->pages_per_zspage;
+	t->pages += pages;
 out:
 	return ok;
 }
@@ -190,7 +201,7 @@ bool Pool::check_deferred(ulong *pages)
 		Zspage *zs = zspage_of(p);
 
 		CHECK(zs->freeing && !zs->inuse && !zs->mapcount);
-		*pages += classes_[zs->class_idx].pages_per_zspage;
+		*pages += zs->nr_pages;
 	}
 	/* free_deferred() counts one off only once it is released. */
 	CHECK(*pages <= pages_deferred_);

@@ -87,11 +87,18 @@ static inline int zsng_is_error(unsigned long handle)
  *   ZSNG_AUTO_COMPACT_POOL_MIN_PAGES to gain and 1/RATIO of its pages: for
  *   users that never call compact (zswap) and for zram_ng's devices, whose
  *   memory after frees must not stay above the stock zram's.
+ * ZSNG_POOL_GROWING_CHAINS: a size class takes zspages of at most
+ *   ZSNG_MIN_CHAIN_PAGES pages (6.1 zsmalloc's geometry) until it holds
+ *   enough objects for the longer chain's better packing to pay for its
+ *   longer tail (core/size_class.hpp); then zspages of up to the pool's
+ *   chain length.
  */
 #define ZSNG_POOL_MOVABLE 0x1u
 #define ZSNG_POOL_LRU 0x2u
 #define ZSNG_POOL_AUTO_COMPACT 0x4u
-#define ZSNG_POOL_FLAGS (ZSNG_POOL_MOVABLE | ZSNG_POOL_LRU | ZSNG_POOL_AUTO_COMPACT)
+#define ZSNG_POOL_GROWING_CHAINS 0x8u
+#define ZSNG_POOL_FLAGS (ZSNG_POOL_MOVABLE | ZSNG_POOL_LRU | \
+			 ZSNG_POOL_AUTO_COMPACT | ZSNG_POOL_GROWING_CHAINS)
 #define ZSNG_AUTO_COMPACT_MIN_PAGES 16
 #define ZSNG_AUTO_COMPACT_RATIO 8
 #define ZSNG_AUTO_COMPACT_CHECK_FREES 16
@@ -130,6 +137,12 @@ struct zsng_class_stats {
 	unsigned long objs_moved;
 	unsigned long pages_compacted;
 	int huge;
+	/*
+	 * ZSNG_POOL_GROWING_CHAINS: a short zspage's pages and the objects
+	 * in use from which new zspages are long (0: always long)
+	 */
+	unsigned int short_pages_per_zspage;
+	unsigned long long_after;
 };
 
 #ifdef __cplusplus

@@ -32,17 +32,18 @@ static int classes_show(struct seq_file *s, void *v)
 	/* The pool's policy decides the columns: its names come with it. */
 	for (g = 0; (col = zsng_core_group_name(pool->core, g)); g++)
 		seq_printf(s, " %12s", col);
-	seq_printf(s, " %13s %10s %10s %16s %8s %10s\n", "obj_allocated",
-		   "obj_used", "pages_used", "pages_per_zspage", "freeable",
-		   "objs_moved");
+	seq_printf(s, " %13s %10s %10s %16s %8s %10s %11s %10s\n",
+		   "obj_allocated", "obj_used", "pages_used", "pages_per_zspage",
+		   "freeable", "objs_moved", "short_pages", "long_after");
 	for (i = 0; i < n; i++) {
 		zsng_core_class_stats(pool->core, i, &cs);
 		seq_printf(s, "%5u %5u", i, cs.size);
 		for (g = 0; g < cs.nr_groups; g++)
 			seq_printf(s, " %12lu", cs.groups[g]);
-		seq_printf(s, " %13lu %10lu %10lu %16u %8lu %10lu\n",
+		seq_printf(s, " %13lu %10lu %10lu %16u %8lu %10lu %11u %10lu\n",
 			   cs.obj_allocated, cs.obj_used, cs.pages_used,
-			   cs.pages_per_zspage, cs.freeable, cs.objs_moved);
+			   cs.pages_per_zspage, cs.freeable, cs.objs_moved,
+			   cs.short_pages_per_zspage, cs.long_after);
 	}
 	return 0;
 }
@@ -147,6 +148,8 @@ static int stats_show(struct seq_file *s, void *v)
 	seq_printf(s, "pages_deferred %lu\n", ps.pages_deferred);
 	seq_printf(s, "lru %u\n", !!(ps.flags & ZSNG_POOL_LRU));
 	seq_printf(s, "auto_compact %u\n", !!(ps.flags & ZSNG_POOL_AUTO_COMPACT));
+	seq_printf(s, "growing_chains %u\n",
+		   !!(ps.flags & ZSNG_POOL_GROWING_CHAINS));
 	seq_printf(s, "auto_compactions %lu\n", ps.auto_compactions);
 	seq_printf(s, "objs_evicted %lu\n", ps.objs_evicted);
 	seq_printf(s, "evict_failed %lu\n", ps.evict_failed);

@@ -56,6 +56,13 @@ module_param(movable, bool, 0644);
 MODULE_PARM_DESC(movable,
 		 "Pools created from now on let the kernel migrate their pages (default: Y)");
 
+static bool growing_chains = true;
+module_param(growing_chains, bool, 0644);
+MODULE_PARM_DESC(growing_chains,
+		 "Size classes of pools created from now on take zspages of at most "
+		 __stringify(ZSNG_MIN_CHAIN_PAGES)
+		 " pages until they hold enough objects for longer ones to pay (default: Y)");
+
 /* The service the core reads when it creates a pool (core/svc.h). */
 unsigned int zsng_svc_max_pages_per_zspage(void)
 {
@@ -89,7 +96,8 @@ EXPORT_SYMBOL_GPL(zsng_policy_from_name);
 
 unsigned int zsng_default_pool_flags(void)
 {
-	return READ_ONCE(movable) ? ZSNG_POOL_MOVABLE : 0;
+	return (READ_ONCE(movable) ? ZSNG_POOL_MOVABLE : 0) |
+	       (READ_ONCE(growing_chains) ? ZSNG_POOL_GROWING_CHAINS : 0);
 }
 
 struct zsng_pool *zsng_pool_create(const char *name, int policy,

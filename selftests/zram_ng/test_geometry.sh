@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Growing chains (zsmalloc_ng's growing_chains, on by default): a size
+# class takes short zspages (at most 4 pages) until it holds enough objects
+# for long ones to pay. Small writes then hold no more than the stock zram
+# (6.1: at most 4 pages a zspage) and large ones about what fixed 8-page
+# chains hold; the classes table shows each class's short length and
+# where it turns long.
+# vm-timeout: 180
+. "$(dirname "$0")/common.sh"
+
+D=$ZSYS/zram_ng0
+B=/dev/zram_ng0
+PARAM=/sys/module/zsmalloc_ng/parameters/growing_chains
+CLASSES=/sys/kernel/debug/zsmalloc_ng/zram_ng0/classes
+
+# write SIZE [DEV]: the same partly compressible data each time, on a
+# fresh device (zram_ng0 or the stock zram0)
+write() {
+	_d=${2:-zram_ng0}
+	echo 1 > $ZSYS/$_d/reset
+	echo 64M > $ZSYS/$_d/disksize
+	fio --name=geo --filename=/dev/$_d --rw=write --bs=4k --size="$1" \
+		--direct=1 --buffer_compress_percentage=40 \
+		--buffer_compress_chunk=512 --refill_buffers --randrepeat=1 \
+		--output=/dev/null
+	mm_field $_d $MEM_USED
+}
+
+# short_only: every class below its long_after holds only short zspages
+short_only() {
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	     $(c["obj_used"]) > 0 && $(c["obj_used"]) < $(c["long_after"]) &&
+	     $(c["pages_used"]) % $(c["short_pages"]) != 0 { bad++ }
+	     END { exit bad > 0 }' $CLASSES
+}
+
+ktap_header
+ktap_plan 7
+
+zng_fresh auto_compact=0
+ktap_result "growing_chains is on by default" grep -q Y $PARAM
+echo 16M > $D/disksize
+ktap_result "the pool says so" \
+	grep -q "growing_chains 1" /sys/kernel/debug/zsmalloc_ng/zram_ng0/stats
+
+# 8 and 64 pages: a few objects in one or two classes
+tiny_on=$(write 32k)
+ktap_result "a small write takes short zspages only" short_only
+small_on=$(write 256k)
+big_on=$(write 16M)
+echo N > $PARAM
+big_off=$(write 16M)
+echo Y > $PARAM
+modprobe zram num_devices=1 || true
+tiny_st=$(write 32k zram0)
+small_st=$(write 256k zram0)
+echo 1 > $ZSYS/zram0/reset
+rmmod zram
+ktap_print "mem_used_total: 32k $tiny_on (stock $tiny_st), 256k $small_on (stock $small_st), 16M $big_on (fixed chains $big_off)"
+ktap_result "8 pages: no more than the stock zram" test "$tiny_on" -le "$tiny_st"
+ktap_result "64 pages: no more than the stock zram" test "$small_on" -le "$small_st"
+# the short zspages before each class turns long: at most 2% more
+ktap_result "a large write holds at most 2% more than with fixed chains" \
+	test $((big_on * 100)) -le $((big_off * 102))
+ktap_result "the data reads back" \
+	fio --name=geo --filename=$B --rw=write --bs=4k --size=1M --direct=1 \
+		--buffer_compress_percentage=40 --verify=crc32c --output=/dev/null
+echo 1 > $D/reset
+ktap_finish
