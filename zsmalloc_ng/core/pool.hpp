@@ -15,13 +15,17 @@
  *               atomics), the deferred list of a movable pool and the LRU
  *               of a reclaiming one. Handle slots come from one cache all
  *               pools share (zsng_svc_slot_alloc()).
- *   SizeClass   geometry (size, pages/objects per zspage), its lock, one
+ *   SizeClass   geometry (size, pages/objects per zspage; with growing
+ *               chains also a short geometry and the objects in use from
+ *               which zspages are long, size_class.hpp), its lock, one
  *               list of zspages per fullness group (policy.hpp), a bitmap
  *               of the groups that are not empty, a table from in-use
  *               count to group (the policies' group functions divide, and
  *               every malloc and free asks), and counters. Each class
  *               starts on its own cache line.
- *   Zspage      a descriptor allocated beside its pages: the page addresses,
+ *   Zspage      a descriptor allocated beside its pages (a slab cache per
+ *               chain length, svc.h): its own length and object count
+ *               (the class's long or short geometry), the page addresses,
  *               inuse, the first free object index, the fullness group it
  *               is listed in, mapcount (mappers of its objects right now)
  *               and its pool. struct page is never touched: the C++ side
