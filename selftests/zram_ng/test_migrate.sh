@@ -133,6 +133,15 @@ fio_tmpfs() {
 		--output=/dev/null "$@"
 }
 ktap_result "48 MiB into a tmpfs under memory.max=24M" fio_tmpfs
+# The earlier steps left memory compacted: without holes, compact_memory
+# may find nothing to move (it did once in four runs). 4096 one-page
+# files in a second tmpfs, every other one removed, leave half-used
+# pageblocks that it must consolidate.
+mkdir -p $MNT-holes
+mount -t tmpfs -o size=32M tmpfs $MNT-holes
+fio --name=holes --directory=$MNT-holes --nrfiles=4096 --openfiles=64 --filesize=4k \
+	--bs=4k --rw=write --output=/dev/null
+rm -f $MNT-holes/holes.*[02468]
 mig0=$(vmstat_get pgmigrate_success)
 compact_memory_loop 10
 echo 1 > $D/compact
@@ -141,6 +150,7 @@ mig1=$(vmstat_get pgmigrate_success)
 ktap_print "swap: pgmigrate_success $mig0 -> $mig1, pages_migrated $(pool_stat zram_ng0 pages_migrated), orig_data_size $(mm_field zram_ng0 $ORIG)"
 ktap_result "pgmigrate_success grew while zram_ng0 held the swapped data" \
 	test "$mig1" -gt "$mig0"
+umount $MNT-holes
 ktap_result "swapped data verifies (swap-in inside the cgroup)" \
 	fio_tmpfs --verify_only
 echo max > $CG/memory.max

@@ -80,6 +80,11 @@ ktap_result "rmmod zsmalloc_ng is refused while zswap has a pool on it" \
 mkswap $RAM >/dev/null
 swapon $RAM
 echo 20 > $ZP/max_pool_percent
+# 6.8 and later: zswap's own shrinker writes cold entries back under the
+# cgroup's pressure, so writer b's pages may have left zswap before step 4
+# frees them (it happened once in four 6.12 runs): off for this test, the
+# pool limit still writes back (step 5). 6.1 has no such parameter.
+[ -w $ZP/shrinker_enabled ] && echo N > $ZP/shrinker_enabled
 echo 1 > $ZP/enabled
 mkdir -p $CG $MNT
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
@@ -176,6 +181,7 @@ ktap_result "data of writer c verified after swapoff" fio_tmpfs c verify --size=
 
 echo 0 > $ZP/enabled
 echo 20 > $ZP/max_pool_percent
+[ -w $ZP/shrinker_enabled ] && echo Y > $ZP/shrinker_enabled
 echo zbud > $ZP/zpool
 rm -f $MNT/*
 umount $MNT

@@ -12,6 +12,7 @@
 #include "zsmalloc_ng.h"
 #include "svc.h"
 #include "zsng_internal.h"
+#include "compat/zsmalloc_chain.h"
 
 static int default_policy = ZSNG_POLICY_RATIO;
 
@@ -56,12 +57,13 @@ module_param(movable, bool, 0644);
 MODULE_PARM_DESC(movable,
 		 "Pools created from now on let the kernel migrate their pages (default: Y)");
 
-static bool growing_chains = true;
+/* On where the kernel's zsmalloc has 4-page chains (compat/). */
+static bool growing_chains = COMPAT_GROWING_CHAINS_DEFAULT;
 module_param(growing_chains, bool, 0644);
 MODULE_PARM_DESC(growing_chains,
 		 "Size classes of pools created from now on take zspages of at most "
 		 __stringify(ZSNG_MIN_CHAIN_PAGES)
-		 " pages until they hold enough objects for longer ones to pay (default: Y)");
+		 " pages until they hold enough objects for longer ones to pay (default: Y before Linux 6.3, whose zsmalloc has 4-page chains; N since)");
 
 /* The service the core reads when it creates a pool (core/svc.h). */
 unsigned int zsng_svc_max_pages_per_zspage(void)
