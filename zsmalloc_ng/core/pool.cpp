@@ -223,7 +223,7 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 	bool is_long = read_once(c->obj_used) >= c->long_after;
 	u32 pages = is_long ? c->pages_per_zspage : c->short_pages;
 	u32 objs = is_long ? c->objs_per_zspage : c->short_objs;
-	Zspage *zs = alloc_desc(c, pages, gfp);
+	Zspage *zs = alloc_desc(pages, gfp);
 
 	if (!zs)
 		return nullptr;
@@ -327,9 +327,8 @@ void Pool::release_pages(Zspage *zs)
  * An LRU pool's descriptors carry an LruLink after the page addresses and
  * come from kmalloc; the others from the kernel's descriptor caches.
  */
-Zspage *Pool::alloc_desc(SizeClass *c, u32 pages, u32 gfp)
+Zspage *Pool::alloc_desc(u32 pages, u32 gfp)
 {
-	(void)c;
 	if (lru_)
 		return static_cast<Zspage *>(zsng_svc_zalloc(
 			sizeof(Zspage) + sizeof(void *) * pages +

@@ -233,7 +233,7 @@ class Pool {
 	void free_zspage(SizeClass *c, Zspage *zs, ListNode *release);
 	void release_list(SizeClass *c, ListNode *release);
 	void release_pages(Zspage *zs);
-	Zspage *alloc_desc(SizeClass *c, u32 pages, u32 gfp);
+	Zspage *alloc_desc(u32 pages, u32 gfp);
 	void free_desc(Zspage *zs);
 	int migrate(Zspage *zs, void *src, void *dst, bool may_wait);
 	static void run_deferred(void *pool);
