@@ -6,7 +6,7 @@
 SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-# Which kernel to build for (scripts/kernels decides; see its header):
+# Which kernel to build for (kbuild/kernels decides; see its header):
 #   KDIR=DIR             this build tree
 #   KERNELRELEASE=REL    that installed kernel (6.12.118+deb12-amd64)
 #   KSERIES=6.1|6.12     the newest installed kernel of that series
@@ -16,10 +16,10 @@ ifneq ($(KERNELRELEASE),)
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KERNELRELEASE)/build \
 			       /usr/src/linux-headers-$(KERNELRELEASE)))
 endif
-KDIR ?= $(shell KSERIES='$(KSERIES)' $(TOP)/scripts/kernels kdir)
+KDIR ?= $(shell KSERIES='$(KSERIES)' $(TOP)/kbuild/kernels kdir)
 
-# Module BTF needs a pahole that skips the C++ units (scripts/pahole-c-only).
-KBUILD_ARGS := PAHOLE=$(TOP)/scripts/pahole-c-only
+# Module BTF needs a pahole that skips the C++ units (kbuild/pahole-c-only).
+KBUILD_ARGS := PAHOLE=$(TOP)/kbuild/pahole-c-only
 
 DEPMOD ?= /sbin/depmod
 BUILD_LOG := $(TOP)/.cache/build.log
@@ -125,7 +125,7 @@ help:
 	@echo '                       outside the tree: see scripts/vm-run --help)'
 	@echo '  make print-kdir      print the kernel build tree in use'
 	@echo '  make help            this list'
-	@echo 'Variables: KSERIES=6.1|6.12, KERNELRELEASE=, KDIR=, V=1 (scripts/kernels list: the installed kernels)'
+	@echo 'Variables: KSERIES=6.1|6.12, KERNELRELEASE=, KDIR=, V=1 (kbuild/kernels list: the installed kernels)'
 
 print-kdir:
 	@echo $(KDIR)

@@ -4,7 +4,7 @@
 # Install the Debian packages this project needs: build (kernel headers,
 # g++-12, cmake, gtest, benchmark), the test VM (QEMU, the Debian kernel
 # images and what goes into the initramfs), style checks and plotting.
-# Both supported kernel series (scripts/kernels): 6.1, Debian 12's own,
+# Both supported kernel series (kbuild/kernels): 6.1, Debian 12's own,
 # and 6.12 (linux-*-6.12-amd64, the meta-packages that follow its newest
 # release); pahole (dwarves) writes the modules' BTF on 6.12.
 #

@@ -3,7 +3,7 @@
 #
 # make demo: swap on zram_ng under a memory cgroup, fragment the pool,
 # compact it, and show what the allocator did. Runs inside the test VM
-# (scripts/vm-run scripts/vm/guest/demo.sh; zramctl-ng comes from /scripts).
+# (scripts/vm-run scripts/vm/guest/demo.sh; zramctl-ng comes from /tools).
 # shellcheck disable=SC2154 # mm_stat_read (lib.sh) sets the B_* and A_* variables
 set -u
 . "$(dirname "$0")/lib.sh"

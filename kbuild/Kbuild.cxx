@@ -10,7 +10,7 @@
 # make C++ freestanding. No kernel header is ever included from C++: the
 # core talks to the kernel through zsmalloc_ng/core/svc.h.
 #
-# Every C++ object then passes Kbuild's objtool and scripts/cxx-guard,
+# Every C++ object then passes Kbuild's objtool and kbuild/cxx-guard,
 # which fails the build on constructor/unwind sections, C++ runtime
 # symbols and FPU/SIMD registers.
 
@@ -47,7 +47,7 @@ cxx_flags = $(filter-out $(cxx-c-only-flags), \
 quiet_cmd_cxx_o_cpp = CXX $(quiet_modtag) $@
       cmd_cxx_o_cpp = $(CXX_KERNEL) -Wp,-MMD,$(depfile) $(cxx_flags) \
 		-c -o $@ $< $(cmd_objtool); \
-		$(CONFIG_SHELL) $(src)/scripts/cxx-guard $(OBJDUMP) $(NM) $@
+		$(CONFIG_SHELL) $(src)/kbuild/cxx-guard $(OBJDUMP) $(NM) $@
 
 define rule_cxx_o_cpp
 	$(call cmd_and_fixdep,cxx_o_cpp)
