@@ -21,10 +21,25 @@
 # only ever appended, so they are read by name, never by position. The stock
 # 6.1 zram has no objs_moved: that column reads as empty there.
 
-MM_STAT_COLUMNS="orig_data_size compr_data_size mem_used_total mem_limit
-	mem_used_max same_pages pages_compacted huge_pages huge_pages_since
-	objs_moved"
-IO_STAT_COLUMNS="failed_reads failed_writes invalid_io notify_free"
+# The project's files are at /scripts and /tools in the VM; host-side users
+# (scripts/vm-run, scripts/tests/test-guest-lib) set ZSNG_TOP to the tree.
+ZSNG_TOP=${ZSNG_TOP:-}
+
+# stat_columns FILE: print the column names of the stat file FILE (mm_stat,
+# io_stat, bd_stat), from tools/lib/stat-columns, where they are written once
+stat_columns() {
+	sed -n "s/^$1 //p" "$ZSNG_TOP/tools/lib/stat-columns"
+}
+
+# kernel_failure_re: print one extended regular expression that matches
+# every kernel report of scripts/vm/guest/kernel-failure-patterns
+kernel_failure_re() {
+	awk '!/^#/ && NF { printf "%s%s", sep, $0; sep = "|" }' \
+		"$ZSNG_TOP/scripts/vm/guest/kernel-failure-patterns"
+}
+
+MM_STAT_COLUMNS=$(stat_columns mm_stat)
+IO_STAT_COLUMNS=$(stat_columns io_stat)
 
 # zdev_sys DEV: print the sysfs directory of DEV (/sys/block/<name>;
 # $ZRAM_SYSFS replaces /sys/block, for scripts/tests/test-guest-lib)
