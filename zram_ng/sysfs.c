@@ -294,17 +294,19 @@ static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
 
 	down_read(&zram->init_lock);
 	ret = sysfs_emit(buf, "%8llu %8llu %8llu %8llu\n",
-			 (u64)atomic64_read(&zram->stats.failed_reads),
-			 (u64)atomic64_read(&zram->stats.failed_writes),
-			 (u64)atomic64_read(&zram->stats.invalid_io),
-			 (u64)atomic64_read(&zram->stats.notify_free));
+			 /* failed_reads */ (u64)atomic64_read(&zram->stats.failed_reads),
+			 /* failed_writes */ (u64)atomic64_read(&zram->stats.failed_writes),
+			 /* invalid_io */ (u64)atomic64_read(&zram->stats.invalid_io),
+			 /* notify_free */ (u64)atomic64_read(&zram->stats.notify_free));
 	up_read(&zram->init_lock);
 	return ret;
 }
 
 /*
  * zram's nine columns, in zram's order and units, then objs_moved: the
- * objects compaction copied to free pages_compacted pages.
+ * objects compaction copied to free pages_compacted pages. Each argument
+ * names its column: tools/lib/stat-columns lists them for the tools, and
+ * scripts/tests/test-stat-columns checks the two agree.
  */
 static ssize_t mm_stat_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -324,16 +326,19 @@ static ssize_t mm_stat_show(struct device *dev, struct device_attribute *attr,
 	max_used = atomic_long_read(&zram->stats.max_used_pages);
 	ret = sysfs_emit(buf,
 			 "%8llu %8llu %8llu %8lu %8lu %8llu %8lu %8llu %8llu %8lu\n",
+			 /* orig_data_size */
 			 (u64)atomic64_read(&zram->stats.pages_stored) << PAGE_SHIFT,
+			 /* compr_data_size */
 			 (u64)atomic64_read(&zram->stats.compr_data_size),
-			 (u64)mem_used << PAGE_SHIFT,
-			 READ_ONCE(zram->limit_pages) << PAGE_SHIFT,
-			 max_used << PAGE_SHIFT,
-			 (u64)atomic64_read(&zram->stats.same_pages),
-			 pool_stats.pages_compacted,
-			 (u64)atomic64_read(&zram->stats.huge_pages),
+			 /* mem_used_total */ (u64)mem_used << PAGE_SHIFT,
+			 /* mem_limit */ READ_ONCE(zram->limit_pages) << PAGE_SHIFT,
+			 /* mem_used_max */ max_used << PAGE_SHIFT,
+			 /* same_pages */ (u64)atomic64_read(&zram->stats.same_pages),
+			 /* pages_compacted */ pool_stats.pages_compacted,
+			 /* huge_pages */ (u64)atomic64_read(&zram->stats.huge_pages),
+			 /* huge_pages_since */
 			 (u64)atomic64_read(&zram->stats.huge_pages_since),
-			 pool_stats.objs_moved);
+			 /* objs_moved */ pool_stats.objs_moved);
 	up_read(&zram->init_lock);
 	return ret;
 }

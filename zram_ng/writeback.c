@@ -547,8 +547,11 @@ static ssize_t bd_stat_show(struct device *dev, struct device_attribute *attr,
 
 	down_read(&zram->init_lock);
 	ret = sysfs_emit(buf, "%8llu %8llu %8llu\n",
+			 /* bd_count */
 			 ZRAM_NG_FOUR_K((u64)atomic64_read(&zram->stats.bd_count)),
+			 /* bd_reads */
 			 ZRAM_NG_FOUR_K((u64)atomic64_read(&zram->stats.bd_reads)),
+			 /* bd_writes */
 			 ZRAM_NG_FOUR_K((u64)atomic64_read(&zram->stats.bd_writes)));
 	up_read(&zram->init_lock);
 	return ret;

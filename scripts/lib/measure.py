@@ -19,6 +19,18 @@ import tempfile
 CONFIDENCE = 95
 
 
+def stat_columns(name, top=None):
+    """The columns of zram_ng's stat file NAME (mm_stat, io_stat, bd_stat),
+    as tools/lib/stat-columns writes them, once for every tool."""
+    top = top or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(top, "tools", "lib", "stat-columns")) as f:
+        for line in f:
+            words = line.split()
+            if words and words[0] == name:
+                return tuple(words[1:])
+    raise KeyError("tools/lib/stat-columns has no %s" % name)
+
+
 class MinistatError(Exception):
     """ministat is missing or refused its input."""
 

@@ -99,7 +99,7 @@ init   allocator_policy EINVAL "RATIO"
 ktap_header
 ktap_plan 147
 
-zng_fresh
+zram_ng_reload
 state() {
 	echo 1 >$D/reset 2>/dev/null
 	[ "$1" = uninit ] || echo 1M >$D/disksize
@@ -124,7 +124,7 @@ echo 1M >$D/disksize
 echo 2M >$D/mem_limit
 echo 18446744073709551616 >$D/mem_limit 2>/dev/null
 ktap_result "mem_limit 2^64 refused, the old limit kept" \
-	test "$(mm_field zram_ng0 $MEM_LIMIT)" = 2097152
+	test "$(mm_stat zram_ng0 mem_limit)" = 2097152
 state uninit
 
 # --- files that are read-only or write-only --------------------------------
@@ -252,7 +252,7 @@ dd if=/tmp/odd of=$DEV bs=1000 seek=5 conv=notrunc,fsync 2>/dev/null
 echo 3 >/proc/sys/vm/drop_caches
 ktap_result "buffered writes of 1000 bytes at offset 5000 read back" cmp /tmp/expect $DEV
 ktap_result "invalid_io stays 0 (the block layer stops them first)" \
-	assert_eq 0 "$(io_field zram_ng0 3)"
+	assert_eq 0 "$(io_stat zram_ng0 3)"
 state uninit
 ktap_result "write to an uninitialised device: ENOSPC" \
 	expect_errno ENOSPC dd if=/dev/zero of=$DEV bs=4k count=1

@@ -38,7 +38,7 @@ gen() {
 }
 
 ktap_header
-zng_fresh
+zram_ng_reload
 if [ ! -f $DBG/fail_every ]; then
 	ktap_plan 1
 	ktap_skip "allocation fault injection" "no $DBG/fail_every"
@@ -95,12 +95,12 @@ dd if=/tmp/old of=$DEV bs=1M oflag=direct 2>/dev/null
 ktap_result "4 MiB written and read back before any fault" \
 	cmp -n 4194304 /tmp/old $DEV
 
-fw0=$(io_field zram_ng0 2)
+fw0=$(io_stat zram_ng0 2)
 arm 1 -1
 ktap_result "a write with every allocation failing: EIO" \
 	expect_errno EIO dd if=/tmp/new of=$DEV bs=4k count=1 oflag=direct
 disarm
-fw1=$(io_field zram_ng0 2)
+fw1=$(io_stat zram_ng0 2)
 ktap_result "... counted in failed_writes" test "$fw1" -gt "$fw0"
 ktap_result "... and the page keeps its old data" \
 	cmp -n 4096 /tmp/old $DEV
@@ -132,7 +132,7 @@ while [ $i -lt $PAGES ]; do
 done
 disarm
 injected=$(cat $DBG/fail_injected)
-fw2=$(io_field zram_ng0 2)
+fw2=$(io_stat zram_ng0 2)
 ktap_print "$PAGES page writes under faults: $ok written, $failed EIO, $other other; $injected failures injected"
 ktap_result "under faults, a write succeeds or gets EIO" \
 	test $ok -gt 0 -a $failed -gt 0 -a $other = 0
@@ -160,7 +160,7 @@ ktap_result "the allocator scenarios still pass" assert_eq result=0 "$res"
 
 blkdiscard $DEV
 echo 1 >$D/compact
-left="$(mm_field zram_ng0 $ORIG) $(mm_field zram_ng0 $MEM_USED)"
+left="$(mm_stat zram_ng0 orig_data_size) $(mm_stat zram_ng0 mem_used_total)"
 # columns by name: the table may gain columns
 left="$left $(awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ o += $(c["obj_used"]); p += $(c["pages_used"]) } END { print o + 0, p + 0 }' \

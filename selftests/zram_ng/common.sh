@@ -9,27 +9,6 @@
 ZSYS=/sys/block
 ZCTL=/sys/class/zram_ng-control
 
-# zng_fresh [MODPARAMS...]: zram_ng loaded anew, with a clean slate
-zng_fresh() {
-	zram_ng_reload "$@"
-}
-
-# mm_field DEV COLUMN, io_field DEV COLUMN: a column by name (below) or
-# 1-based number
-mm_field() {
-	mm_stat "$@"
-}
-
-io_field() {
-	io_stat "$@"
-}
-
-# Short names of the mm_stat columns.
-ORIG=orig_data_size COMPR=compr_data_size MEM_USED=mem_used_total
-MEM_LIMIT=mem_limit MEM_MAX=mem_used_max SAME=same_pages
-COMPACTED=pages_compacted HUGE=huge_pages HUGE_SINCE=huge_pages_since
-MOVED=objs_moved
-
 # fio_tagged write|verify OFFSET SIZE COMPRESS%: 4 KiB blocks, one crc32c tag
 # each, direct I/O on $B (the test's device)
 fio_tagged() {

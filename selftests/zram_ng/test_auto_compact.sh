@@ -19,16 +19,16 @@ run() {
 	echo 1 > $D/reset
 	echo 32M > $D/disksize
 	fill_and_fragment zram_ng0 32M
-	used=$(mm_field zram_ng0 $MEM_USED)
-	compacted=$(mm_field zram_ng0 $COMPACTED)
-	moved=$(mm_field zram_ng0 $MOVED)
+	used=$(mm_stat zram_ng0 mem_used_total)
+	compacted=$(mm_stat zram_ng0 pages_compacted)
+	moved=$(mm_stat zram_ng0 objs_moved)
 	ktap_print "$1: mem_used_total $used, pages_compacted $compacted, objs_moved $moved"
 }
 
 ktap_header
 ktap_plan 8
 
-zng_fresh
+zram_ng_reload
 ktap_result "auto_compact is on by default" grep -q Y $PARAM
 
 echo N > $PARAM
@@ -49,7 +49,7 @@ ktap_result "on: surviving pages still verify" \
 		--verify_state_save=0 --output=/dev/null
 echo 1 > $D/compact
 ktap_result "a compaction on request still runs after it" \
-	test "$(mm_field zram_ng0 $COMPACTED)" -ge "$compacted"
+	test "$(mm_stat zram_ng0 pages_compacted)" -ge "$compacted"
 
 # the parameter is read at initialisation: a device set up before the
 # change keeps its pool's behaviour until its reset
@@ -59,6 +59,6 @@ echo 32M > $D/disksize
 echo Y > $PARAM
 fill_and_fragment zram_ng0 32M
 ktap_result "a device initialised with N keeps N" \
-	test "$(mm_field zram_ng0 $COMPACTED)" -eq 0
+	test "$(mm_stat zram_ng0 pages_compacted)" -eq 0
 echo 1 > $D/reset
 ktap_finish

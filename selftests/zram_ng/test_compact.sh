@@ -13,7 +13,7 @@ B=/dev/zram_ng0
 
 # One compaction, on request: the pool must not compact itself meanwhile
 # (test_auto_compact.sh tests that).
-zng_fresh auto_compact=0
+zram_ng_reload auto_compact=0
 # every policy the allocator has, from its own list
 POLICIES=$(choices $D/allocator_policy)
 set -- $POLICIES
@@ -26,11 +26,11 @@ for p in $POLICIES; do
 	ktap_result "$p: the pool uses policy $p" \
 		sh -c "grep -q '\[$p\]' $D/allocator_policy"
 	fill_and_fragment zram_ng0 32M
-	used0=$(mm_field zram_ng0 $MEM_USED)
+	used0=$(mm_stat zram_ng0 mem_used_total)
 	echo 1 > $D/compact
-	used1=$(mm_field zram_ng0 $MEM_USED)
-	moved=$(mm_field zram_ng0 $MOVED)
-	compacted=$(mm_field zram_ng0 $COMPACTED)
+	used1=$(mm_stat zram_ng0 mem_used_total)
+	moved=$(mm_stat zram_ng0 objs_moved)
+	compacted=$(mm_stat zram_ng0 pages_compacted)
 	ktap_print "$p: mem_used_total $used0 -> $used1, pages_compacted $compacted, objs_moved $moved"
 	ktap_result "$p: objs_moved > 0" test "$moved" -gt 0
 	ktap_result "$p: pages_compacted > 0" test "$compacted" -gt 0

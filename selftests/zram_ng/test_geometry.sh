@@ -28,7 +28,7 @@ write() {
 		--direct=1 --buffer_compress_percentage=40 \
 		--buffer_compress_chunk=512 --refill_buffers --randrepeat=1 \
 		--output=/dev/null
-	mm_field $_d $MEM_USED
+	mm_stat $_d mem_used_total
 }
 
 # short_only: every class below its long_after holds only short zspages
@@ -42,7 +42,7 @@ short_only() {
 ktap_header
 ktap_plan 7
 
-zng_fresh auto_compact=0
+zram_ng_reload auto_compact=0
 default=$(cat $PARAM)
 case $(uname -r) in
 6.[0-2].* | 5.*) want=Y ;;

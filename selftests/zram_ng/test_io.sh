@@ -15,19 +15,19 @@ mkdir -p $T
 ktap_header
 ktap_plan 22
 
-zng_fresh
+zram_ng_reload
 echo 64M > $D/disksize
 
 # Same-filled pages: no allocation at all.
 dd if=/dev/zero of=$B bs=1M count=4 conv=fsync 2>/dev/null
-ktap_result "zero pages are same_pages (1024)" assert_eq 1024 "$(mm_field zram_ng0 $SAME)"
-ktap_result "same pages allocate nothing" assert_eq 0 "$(mm_field zram_ng0 $MEM_USED)"
+ktap_result "zero pages are same_pages (1024)" assert_eq 1024 "$(mm_stat zram_ng0 same_pages)"
+ktap_result "same pages allocate nothing" assert_eq 0 "$(mm_stat zram_ng0 mem_used_total)"
 
 # Incompressible pages are stored raw and counted as huge.
 dd if=/dev/urandom of=$T/rnd bs=1M count=2 2>/dev/null
 dd if=$T/rnd of=$B bs=1M seek=4 conv=fsync 2>/dev/null
-ktap_result "random pages are huge_pages (512)" assert_eq 512 "$(mm_field zram_ng0 $HUGE)"
-ktap_result "huge_pages_since counts them too" assert_eq 512 "$(mm_field zram_ng0 $HUGE_SINCE)"
+ktap_result "random pages are huge_pages (512)" assert_eq 512 "$(mm_stat zram_ng0 huge_pages)"
+ktap_result "huge_pages_since counts them too" assert_eq 512 "$(mm_stat zram_ng0 huge_pages_since)"
 echo 3 > /proc/sys/vm/drop_caches
 ktap_result "huge pages read back" sh -c "dd if=$B bs=1M skip=4 count=2 2>/dev/null | cmp -s - $T/rnd"
 
@@ -40,7 +40,7 @@ echo 3 > /proc/sys/vm/drop_caches
 ktap_result "mixed data verified by dd" sh -c \
 	"dd if=$B bs=4k skip=2048 2>/dev/null | head -c $(stat -c %s $T/mixed) | cmp -s - $T/mixed"
 ktap_result "compr_data_size < orig_data_size" \
-	test "$(mm_field zram_ng0 $COMPR)" -lt "$(mm_field zram_ng0 $ORIG)"
+	test "$(mm_stat zram_ng0 compr_data_size)" -lt "$(mm_stat zram_ng0 orig_data_size)"
 
 # Sub-page direct I/O: a 4 KiB block from a buffer that is 512-byte but
 # not page aligned arrives as two segments, each a partial page.
@@ -55,14 +55,14 @@ ktap_result "fio crc32c randrw, 4 jobs" \
 		--verify=crc32c --verify_state_save=0 --buffer_compress_percentage=40 \
 		--refill_buffers --output=/dev/null
 ktap_result "no failed reads or writes" \
-	assert_eq "0 0 0" "$(io_field zram_ng0 1) $(io_field zram_ng0 2) $(io_field zram_ng0 3)"
+	assert_eq "0 0 0" "$(io_stat zram_ng0 1) $(io_stat zram_ng0 2) $(io_stat zram_ng0 3)"
 
 # Discard frees allocator memory.
-before=$(mm_field zram_ng0 $MEM_USED)
+before=$(mm_stat zram_ng0 mem_used_total)
 blkdiscard $B
-ktap_result "blkdiscard frees every slot (orig_data_size 0)" assert_eq 0 "$(mm_field zram_ng0 $ORIG)"
+ktap_result "blkdiscard frees every slot (orig_data_size 0)" assert_eq 0 "$(mm_stat zram_ng0 orig_data_size)"
 ktap_result "blkdiscard frees allocator memory ($before -> 0)" \
-	assert_eq 0 "$(mm_field zram_ng0 $MEM_USED)"
+	assert_eq 0 "$(mm_stat zram_ng0 mem_used_total)"
 ktap_result "discarded blocks read as zeros" sh -c \
 	"dd if=$B bs=1M count=1 2>/dev/null | cmp -s - /dev/zero -n 1048576"
 
@@ -88,9 +88,9 @@ dd if=$T/rnd of=$B bs=1M conv=fsync 2>/dev/null
 echo 2M > $D/mem_limit
 dd if=$T/rnd of=$B bs=1M seek=2 oflag=direct 2>/dev/null
 ktap_result "writes beyond mem_limit fail (failed_writes > 0)" \
-	test "$(io_field zram_ng0 2)" -gt 0
+	test "$(io_stat zram_ng0 2)" -gt 0
 ktap_result "mem_used_total stays within mem_limit" \
-	test "$(mm_field zram_ng0 $MEM_USED)" -le 2097152
+	test "$(mm_stat zram_ng0 mem_used_total)" -le 2097152
 ktap_result "data below the limit is intact" sh -c \
 	"dd if=$B bs=1M count=2 iflag=direct 2>/dev/null | cmp -s - $T/rnd"
 echo 0 > $D/mem_limit

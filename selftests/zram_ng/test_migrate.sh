@@ -41,7 +41,7 @@ fio_dev() {
 ktap_header
 ktap_plan 26
 
-zng_fresh
+zram_ng_reload
 ktap_result "movable is on by default" \
 	assert_eq Y "$(cat /sys/module/zsmalloc_ng/parameters/movable)"
 echo 64M > $D/disksize
@@ -61,7 +61,7 @@ ktap_result "compact_memory migrated pages (pgmigrate_success grew)" \
 	test "$mig1" -gt "$mig0"
 ktap_result "the data verifies after migration" fio_dev fill write --verify_only
 ktap_result "mm_stat still adds up (orig_data_size 48 MiB)" \
-	assert_eq 50331648 "$(mm_field zram_ng0 $ORIG)"
+	assert_eq 50331648 "$(mm_stat zram_ng0 orig_data_size)"
 
 # 2. Busy: random I/O with verify, device compaction and compact_memory,
 # on a device whose zspages every other discarded page left half used.
@@ -83,10 +83,10 @@ moved=$(pool_stat zram_ng0 pages_migrated)
 ktap_print "pages_migrated $moved0 -> $moved, refused $(pool_stat zram_ng0 migrate_refused), frees deferred $(pool_stat zram_ng0 frees_deferred)"
 ktap_result "zram_ng0's pages were migrated (pages_migrated $moved)" \
 	test "$moved" -gt 0
-ktap_result "objects compacted meanwhile (objs_moved $(mm_field zram_ng0 $MOVED))" \
-	test "$(mm_field zram_ng0 $MOVED)" -gt 0
+ktap_result "objects compacted meanwhile (objs_moved $(mm_stat zram_ng0 objs_moved))" \
+	test "$(mm_stat zram_ng0 objs_moved)" -gt 0
 ktap_result "no failed reads or writes" \
-	assert_eq "0 0" "$(io_field zram_ng0 1) $(io_field zram_ng0 2)"
+	assert_eq "0 0" "$(io_stat zram_ng0 1) $(io_stat zram_ng0 2)"
 ktap_result "nothing is waiting for a deferred free" \
 	assert_eq 0 "$(pool_stat zram_ng0 pages_deferred)"
 
@@ -103,7 +103,7 @@ done
 echo 1 > $D/reset
 ktap_result "5 fill + reset cycles during compact_memory" assert_eq 5 $ok
 ktap_result "after reset the device holds nothing" \
-	assert_eq 0 "$(mm_field zram_ng0 $MEM_USED)"
+	assert_eq 0 "$(mm_stat zram_ng0 mem_used_total)"
 ok=0
 for i in 1 2 3; do
 	id=$(cat $ZCTL/hot_add)
@@ -147,7 +147,7 @@ compact_memory_loop 10
 echo 1 > $D/compact
 wait $LOOP
 mig1=$(vmstat_get pgmigrate_success)
-ktap_print "swap: pgmigrate_success $mig0 -> $mig1, pages_migrated $(pool_stat zram_ng0 pages_migrated), orig_data_size $(mm_field zram_ng0 $ORIG)"
+ktap_print "swap: pgmigrate_success $mig0 -> $mig1, pages_migrated $(pool_stat zram_ng0 pages_migrated), orig_data_size $(mm_stat zram_ng0 orig_data_size)"
 ktap_result "pgmigrate_success grew while zram_ng0 held the swapped data" \
 	test "$mig1" -gt "$mig0"
 umount $MNT-holes
@@ -169,7 +169,7 @@ ktap_result "compact_memory after unload (no page points into the module)" true
 
 # 6. movable=0: the same fill, nothing migrated.
 modprobe zsmalloc_ng movable=0
-zng_fresh
+zram_ng_reload
 echo 64M > $D/disksize
 fio_dev fill write --do_verify=0
 compact_memory

@@ -45,14 +45,14 @@ recomp() {	# recomp ARGS: recompress ARGS succeeds
 }
 
 compr() {
-	mm_field zram_ng0 $COMPR
+	mm_stat zram_ng0 compr_data_size
 }
 
 ktap_header
 ktap_plan 101
 
 for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
-zng_fresh
+zram_ng_reload
 rmmod brd 2>/dev/null
 modprobe brd rd_nr=1 rd_size=65536 || { ktap_print "no brd"; exit 1; }
 
@@ -100,12 +100,12 @@ ktap_result "no page is r or n yet" assert_eq "0 0" "$(flags_in 0 99999 r) $(fla
 ktap_result "writeback page_index=4400" sh -c "echo page_index=4400 > $D/writeback"
 
 # --- type=huge, max_pages, algo=, priority= ---
-huge0=$(mm_field zram_ng0 $HUGE)
+huge0=$(mm_stat zram_ng0 huge_pages)
 c0=$(compr)
 ktap_result "type=huge algo=zstd max_pages=100" recomp "type=huge algo=zstd max_pages=100"
 ktap_result "... recompressed exactly 100 pages" assert_eq 100 "$(flags_in 0 99999 r)"
 ktap_result "... the first 100 hex pages" assert_eq 100 "$(flags_in 0 100 r)"
-ktap_result "... huge_pages fell by 100" assert_eq $((huge0 - 100)) "$(mm_field zram_ng0 $HUGE)"
+ktap_result "... huge_pages fell by 100" assert_eq $((huge0 - 100)) "$(mm_stat zram_ng0 huge_pages)"
 ktap_result "... compr_data_size fell ($c0 -> $(compr))" test "$(compr)" -lt "$c0"
 ktap_result "... the hex pages read back (zstd)" file_matches 0 /tmp/rc-hex1
 ktap_result "type=huge priority=1" recomp "type=huge priority=1"
@@ -141,7 +141,7 @@ ktap_result "... the written-back page is w, not r" \
 ktap_result "hex2 pages are r (255: one is written back)" assert_eq 255 "$(flags_in 4352 4608 r)"
 ktap_result "hex2 pages (and the written-back one) verify" file_matches 4352 /tmp/rc-hex2
 ktap_result "orig_data_size unchanged: 4608 pages" \
-	assert_eq $((4608 * 4096)) "$(mm_field zram_ng0 $ORIG)"
+	assert_eq $((4608 * 4096)) "$(mm_stat zram_ng0 orig_data_size)"
 
 # --- threshold: only objects of that size or more, results below it ---
 file_at 0 /tmp/rc-hex1
@@ -176,7 +176,7 @@ ktap_result "... fio data verifies" fio_tagged verify 8M 8M 50
 ktap_result "... hex data verifies" file_matches 0 /tmp/rc-hex1
 ktap_result "overwriting random pages clears n" \
 	sh -c "fio --name=rc --filename=$B --offset=4M --size=4M --bs=4k --direct=1 --rw=write --buffer_compress_percentage=0 --refill_buffers --output=/dev/null && test \$(awk '\$1 >= 1024 && \$1 < 2048 && index(\$3, \"n\")' $DBG | wc -l) = 0"
-ktap_result "no failed reads" assert_eq 0 "$(io_field zram_ng0 1)"
+ktap_result "no failed reads" assert_eq 0 "$(io_stat zram_ng0 1)"
 ktap_result "reset" sh -c "echo 1 > $D/reset"
 ktap_result "reset forgets the secondary algorithms (as upstream)" \
 	assert_eq "" "$(cat $D/recomp_algorithm)"

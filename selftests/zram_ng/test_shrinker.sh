@@ -20,22 +20,22 @@ ktap_header
 ktap_plan 4
 
 # only the shrinker may compact (test_auto_compact.sh: the pool by itself)
-zng_fresh auto_compact=0
+zram_ng_reload auto_compact=0
 echo ratio > $D/allocator_policy
 echo 32M > $D/disksize
 fill_and_fragment zram_ng0 32M
-before=$(mm_field zram_ng0 $COMPACTED)
+before=$(mm_stat zram_ng0 pages_compacted)
 free0=$(freeable)
 ktap_print "before: pages_compacted $before, freeable $free0"
 ktap_result "the fragmenting workload leaves freeable pages" test "$free0" -gt 0
 
 echo 2 > /proc/sys/vm/drop_caches
-after=$(mm_field zram_ng0 $COMPACTED)
+after=$(mm_stat zram_ng0 pages_compacted)
 free1=$(freeable)
 ktap_print "after drop_caches: pages_compacted $after, freeable $free1"
 ktap_result "the shrinker compacted: pages_compacted rose" test "$after" -gt "$before"
 ktap_result "nothing freeable is left" test "$free1" -eq 0
 ktap_result "objs_moved counted the shrinker's copies" \
-	test "$(mm_field zram_ng0 $MOVED)" -gt 0
+	test "$(mm_stat zram_ng0 objs_moved)" -gt 0
 echo 1 > $D/reset
 ktap_finish

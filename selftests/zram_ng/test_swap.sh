@@ -26,7 +26,7 @@ fio_tmpfs() {
 ktap_header
 ktap_plan 15
 
-zng_fresh
+zram_ng_reload
 echo 128M > $D/disksize
 ktap_result "mkswap" sh -c "mkswap $B >/dev/null"
 ktap_result "swapon" swapon $B
@@ -37,15 +37,15 @@ mount -t tmpfs -o size=128M tmpfs $MNT
 
 MODE=write
 ktap_result "64 MiB into a tmpfs under memory.max=24M" fio_tmpfs
-orig=$(mm_field zram_ng0 $ORIG)
+orig=$(mm_stat zram_ng0 orig_data_size)
 swapped=$(cat $CG/memory.swap.current)
 ktap_result "the cgroup swapped out at least 32 MiB (memory.swap.current $swapped)" \
 	test "$swapped" -gt 33554432
 # Since 6.12 swap keeps zero-filled pages in a bitmap of its own and writes
 # only the others to the device (about half of this data); 6.1 writes all.
 ktap_result "pages went to zram_ng (orig_data_size $orig)" test "$orig" -gt 16777216
-ktap_result "they compressed (compr $(mm_field zram_ng0 $COMPR) < orig)" \
-	test "$(mm_field zram_ng0 $COMPR)" -lt "$orig"
+ktap_result "they compressed (compr $(mm_stat zram_ng0 compr_data_size) < orig)" \
+	test "$(mm_stat zram_ng0 compr_data_size)" -lt "$orig"
 
 # Refusals while swapped on.
 ktap_result "reset while swapped on: EBUSY" write_expect_errno EBUSY 1 $D/reset
@@ -55,18 +55,18 @@ ktap_result "... and changed nothing" sh -c \
 
 MODE=verify
 ktap_result "data verified after swap-in (inside the cgroup)" fio_tmpfs
-ktap_result "swap-in freed slots before any swapoff (notify_free $(io_field zram_ng0 4))" \
-	test "$(io_field zram_ng0 4)" -gt 0
+ktap_result "swap-in freed slots before any swapoff (notify_free $(io_stat zram_ng0 4))" \
+	test "$(io_stat zram_ng0 4)" -gt 0
 ktap_result "no failed reads or writes" \
-	assert_eq "0 0" "$(io_field zram_ng0 1) $(io_field zram_ng0 2)"
+	assert_eq "0 0" "$(io_stat zram_ng0 1) $(io_stat zram_ng0 2)"
 
 # swapoff needs room to bring every page back: lift the limit first.
 echo max > $CG/memory.max
 ktap_result "swapoff" swapoff $B
 ktap_result "data verified after swapoff" fio_tmpfs
 rm -f $MNT/*
-ktap_result "notify_free counted the freed slots ($(io_field zram_ng0 4))" \
-	test "$(io_field zram_ng0 4)" -gt 0
+ktap_result "notify_free counted the freed slots ($(io_stat zram_ng0 4))" \
+	test "$(io_stat zram_ng0 4)" -gt 0
 umount $MNT
 rmdir $CG
 echo 1 > $D/reset

@@ -20,7 +20,7 @@ reads() {	# reads WANT ATTR DESC
 ktap_header
 ktap_plan 75
 
-zng_fresh
+zram_ng_reload
 ktap_result "num_devices=1 by default gives zram_ng0 only" \
 	sh -c '[ -b /dev/zram_ng0 ] && [ ! -e /dev/zram_ng1 ]'
 
@@ -109,7 +109,7 @@ bad EINVAL abc mem_limit "mem_limit garbage: EINVAL"
 bad EINVAL -1 mem_limit "mem_limit negative: EINVAL"
 bad EINVAL 0xffffffffffffffff mem_limit "mem_limit overflow: EINVAL"
 good 1M mem_limit "mem_limit 1M"
-ktap_result "mm_stat shows mem_limit" assert_eq 1048576 "$(mm_field zram_ng0 $MEM_LIMIT)"
+ktap_result "mm_stat shows mem_limit" assert_eq 1048576 "$(mm_stat zram_ng0 mem_limit)"
 good 0 mem_limit "mem_limit 0 (no limit)"
 
 # mem_used_max (write-only, only 0)

@@ -131,7 +131,7 @@ bad_input() {
 ktap_header
 ktap_plan 155
 
-zng_fresh
+zram_ng_reload
 rmmod brd 2>/dev/null
 modprobe brd rd_nr=1 rd_size=65536 || { ktap_print "no brd"; exit 1; }
 : >/tmp/wb-regular-file
@@ -162,8 +162,8 @@ ktap_result "writeback huge" write_ok huge $D/writeback
 ktap_result "bd_count and bd_writes are the huge pages" \
 	assert_eq "$huge $huge" "$(bd zram_ng0 1) $(bd zram_ng0 3)"
 ktap_result "huge_pages is 0, block_state shows $huge w" \
-	assert_eq "0 $huge" "$(mm_field zram_ng0 $HUGE) $(flagged $DBG w)"
-ktap_result "orig_data_size unchanged" assert_eq "$A_orig_data_size" "$(mm_field zram_ng0 $ORIG)"
+	assert_eq "0 $huge" "$(mm_stat zram_ng0 huge_pages) $(flagged $DBG w)"
+ktap_result "orig_data_size unchanged" assert_eq "$A_orig_data_size" "$(mm_stat zram_ng0 orig_data_size)"
 ktap_result "fio verifies the huge pages (read from the ramdisk)" fio_tagged verify 24M 4M 0
 ktap_result "bd_reads counts them" assert_eq "$huge" "$(bd zram_ng0 2)"
 
@@ -180,7 +180,7 @@ ktap_result "mem_used_total dropped ($A_mem_used_total -> $C_mem_used_total)" \
 ktap_result "orig_data_size unchanged after idle writeback" \
 	assert_eq "$A_orig_data_size" "$C_orig_data_size"
 ktap_result "fio verifies all 28M from the ramdisk" fio_tagged verify 0 28M 50
-ktap_result "no failed reads" assert_eq 0 "$(io_field zram_ng0 1)"
+ktap_result "no failed reads" assert_eq 0 "$(io_stat zram_ng0 1)"
 ktap_result "writeback idle again writes nothing" wb_changes idle 3 0
 
 # page_index=N on a page in memory
@@ -274,7 +274,7 @@ ktap_result "swap: pages went to the ramdisk (bd_count $(bd zram_ng0 1))" \
 ktap_result "swap: data verified after swap-in from the ramdisk" fio_swap verify
 ktap_result "swap: read from the ramdisk (bd_reads $(bd zram_ng0 2))" \
 	test "$(bd zram_ng0 2)" -gt 0
-ktap_result "swap: no failed reads" assert_eq 0 "$(io_field zram_ng0 1)"
+ktap_result "swap: no failed reads" assert_eq 0 "$(io_stat zram_ng0 1)"
 echo max >$CG/memory.max
 ktap_result "swap: swapoff" swapoff $B
 ktap_result "swap: data verified after swapoff" fio_swap verify
@@ -304,10 +304,10 @@ if modprobe dm_mod 2>/dev/null && command -v dmsetup >/dev/null &&
 	echo all >$D/idle
 	ktap_result "writeback idle fails: EIO" write_expect_errno EIO idle $D/writeback
 	ktap_result "... bd_count unchanged, nothing left memory" \
-		assert_eq "1024 $E_compr_data_size" "$(bd zram_ng0 1) $(mm_field zram_ng0 $COMPR)"
+		assert_eq "1024 $E_compr_data_size" "$(bd zram_ng0 1) $(mm_stat zram_ng0 compr_data_size)"
 	ktap_result "... the pages in memory verify" fio_tagged verify 4M 4M 50
 	ktap_result "reading a written-back page: EIO" read_fails $B
-	ktap_result "... counted in failed_reads" test "$(io_field zram_ng0 1)" -ge 1
+	ktap_result "... counted in failed_reads" test "$(io_stat zram_ng0 1)" -ge 1
 	ktap_result "... and only that read failed: pages in memory still read" \
 		fio_tagged verify 4M 4M 50
 	ktap_result "overwriting the written-back pages works" fio_tagged write 0 4M 50

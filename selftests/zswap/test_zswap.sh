@@ -111,7 +111,7 @@ ktap_result "data of writer a verified after swap-in" fio_tmpfs a verify
 ktap_result "data of writer b verified after swap-in" fio_tmpfs b verify
 
 # 3. zram_ng on the same module meanwhile.
-# not zng_fresh: that swaps everything off
+# not zram_ng_reload: that swaps everything off
 modprobe zram_ng
 echo 64M > $ZSYS/zram_ng0/disksize
 ktap_result "zram_ng0 beside zswap: 32 MiB written and verified" \
