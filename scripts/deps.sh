@@ -24,7 +24,7 @@ PACKAGES="
 	ministat gnuplot-nox
 	gcc-12 g++-12 make cmake libgtest-dev libbenchmark-dev
 	clang libclang-rt-14-dev clang-format
-	python3 python3-docutils jq bc
+	python3 python3-docutils jq bc nodejs
 	dpkg-dev debhelper dh-dkms dkms fakeroot lintian systemd
 "
 
