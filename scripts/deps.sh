@@ -19,7 +19,8 @@ set -eu
 PACKAGES="
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1
 	linux-headers-6.12-amd64 linux-image-6.12-amd64 dwarves
-	qemu-system-x86 busybox-static fio kmod util-linux e2fsprogs dmsetup
+	qemu-system-x86 qemu-utils busybox-static fio kmod util-linux e2fsprogs dmsetup
+	debootstrap
 	cpio gzip zstd file
 	ministat gnuplot-nox
 	gcc-12 g++-12 make cmake libgtest-dev libbenchmark-dev

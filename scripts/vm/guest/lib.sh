@@ -152,7 +152,9 @@ pool_stat() {
 
 # zswap_pools: the zsmalloc_ng pools zswap made (zswap names them zswapN)
 zswap_pools() {
-	ls /sys/kernel/debug/zsmalloc_ng 2>/dev/null | grep '^zswap'
+	for _p in /sys/kernel/debug/zsmalloc_ng/zswap*; do
+		[ -e "$_p" ] && echo "${_p##*/}"
+	done
 }
 
 # zswap_pool_stat NAME: a pool_stat counter summed over zswap_pools
