@@ -39,10 +39,12 @@ import glob
 import importlib.util
 import math
 import os
+import statistics
 
 from measure import MinistatError, ministat_values, parse_ministat, read_json, write_json
 
 HIGHER, LOWER, NEITHER = +1, -1, 0
+_WORD = {HIGHER: "HIGHER", LOWER: "LOWER", NEITHER: "NEITHER"}
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKLOAD_DIR = os.path.join(os.path.dirname(HERE), "bench.d")
 
@@ -88,9 +90,6 @@ class RegistryError(Exception):
     """A workload file that cannot be registered."""
 
 
-_registry = None
-
-
 def load_workloads(dirs):
     """{name: Workload} of every NAME.py in DIRS; each must define WORKLOAD
     named NAME, and a metric name declared by two workloads must have the
@@ -118,13 +117,13 @@ def load_workloads(dirs):
     return found
 
 
-_WORD = {HIGHER: "HIGHER", LOWER: "LOWER", NEITHER: "NEITHER"}
-
-
 def workload_dirs():
     """Where workloads are found: scripts/bench.d, then $BENCH_WORKLOADS."""
     extra = os.environ.get("BENCH_WORKLOADS", "")
     return [WORKLOAD_DIR] + [d for d in extra.split(":") if d]
+
+
+_registry = None
 
 
 def workloads():
@@ -152,15 +151,12 @@ def direction(metric):
 
 
 def mean(values):
-    return sum(values) / len(values)
+    return statistics.fmean(values)
 
 
 def stddev(values):
     """Sample standard deviation (n - 1), as ministat; 0 for one value."""
-    if len(values) < 2:
-        return 0.0
-    m = mean(values)
-    return math.sqrt(sum((v - m) ** 2 for v in values) / (len(values) - 1))
+    return statistics.stdev(values) if len(values) > 1 else 0.0
 
 
 def pct_stddev(values):
@@ -168,7 +164,8 @@ def pct_stddev(values):
     return 100.0 * stddev(values) / abs(m) if m else 0.0
 
 
-# Student's t, two-sided 95%, by degrees of freedom (1..30); 1.96 beyond.
+# Student's t, two-sided 95%, by degrees of freedom (1..30); 1.96 beyond
+# (Python's statistics has the normal distribution only).
 T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
