@@ -1,9 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 """
-The statistics and the result layout of scripts/bench, kept apart from the
-workloads so scripts/tests/test-bench can check them on fixed inputs.
-ministat, run metadata and the JSON layout are lib/measure.py's, shared
-with scripts/compaction-experiment-report.
+The statistics, the result layout and the workload registry of
+scripts/bench, kept apart from the workloads so scripts/tests/test-bench can
+check them on fixed inputs. ministat, run metadata and the JSON layout are
+lib/measure.py's, shared with scripts/compaction-experiment-report.
+
+A workload is two files: scripts/bench.d/NAME.py, the host side, which
+ends with
+
+  WORKLOAD = Workload("NAME", run, [Metric("bw_MBps", HIGHER, "MB/s"), ...])
+
+and scripts/vm/guest/bench.d/NAME.sh, its half in the VM (none for a host
+workload). Each Metric names the last dot-separated part of the metric keys
+the workload emits (Metric("bw_MBps", ...) covers zram_ng.seq-write-j1.bw_MBps)
+and says which way is better: HIGHER, LOWER, or NEITHER (shown, never a
+regression). A run that emits a metric its workload does not declare is
+refused, and a name means the same in every workload (the registry refuses
+two directions for one name), so a metric's direction is known from its
+name alone. Directories in $BENCH_WORKLOADS (colon-separated) hold more
+workloads, NAME.py beside NAME.sh.
 
 A result directory is OUT/LABEL/WORKLOAD/ with, as the 0-day robot keeps
 them:
@@ -17,61 +32,131 @@ Whether a metric changed between A and B is judged twice:
                 overlap (with 6 runs a side, a chance ordering of all 12
                 values has probability 2/924)
   ministat      Student's t at 95% (Debian's ministat; needs >= 3 runs)
-A regression is a change in the worse direction (see DIRECTIONS) that
-passes non-overlap and, when ministat can judge, ministat too.
+A regression is a change in the worse direction (the metric's declared
+one) that passes non-overlap and, when ministat can judge, ministat too.
 """
+import glob
+import importlib.util
 import math
 import os
-import re
+import statistics
 
 from measure import MinistatError, ministat_values, parse_ministat, read_json, write_json
 
-# Which way is better, by the metric's last dot-separated component; the
-# first pattern that matches wins (so "pswpout_per_s" is a rate, not a time).
-DIRECTIONS = [
-    (r"(^|_)per_s$", +1),
-    (r"(^|_)(bw|bw_MBps|MBps|iops|ops_per_sec|frac_memcpy)$", +1),
-    (r"^(pages_freed|pages_compacted|free_2m_blocks|pages_migrated|pgmigrate_success)$", +1),
-    (r"^unmovable_pageblocks$", -1),
-    (r"^(compr_saved_frac|mem_saved_frac|mem_saved_frac_compacted|mem_returned_frac)$", +1),
-    (r"_ms_per_mib$", -1),
-    (r"^(compr_after|mem_used_after|mem_used_compacted)$", -1),
-    (r"^clat_p\d+(_us)?$", -1),
-    (r"(_us|_ms|_ns|_s)$", -1),
-    (r"^(lat|time|elapsed)", -1),
-    (r"^(mem_used_total|mem_used_before|mem_used_max|compr_data_size|density)$", -1),
-    (r"^(pool_total_size|pool_total_size_shrunk|reject_\w+)(_per_compressed)?$", -1),
-    (r"^(stored_pages|written_back_pages)$", +1),
-    (r"^(objs_moved|objs_displaced|instructions)$", -1),
-    # kernel-ab: per operation, pool pages; ratio.*.speed = the stock's
-    # time over zsmalloc_ng's
-    (r"^ns_per_op$", -1),
-    (r"^(pages_used|pages_before|pages_after|big_class_pages)$", -1),
-    # the whole footprint: pool pages + slab metadata (+ the table)
-    (r"^(footprint|pool_footprint|meta_bytes|meta_object_bytes|table_bytes)$", -1),
-    (r"^speed$", +1),
-]
+HIGHER, LOWER, NEITHER = +1, -1, 0
+_WORD = {HIGHER: "HIGHER", LOWER: "LOWER", NEITHER: "NEITHER"}
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKLOAD_DIR = os.path.join(os.path.dirname(HERE), "bench.d")
+
+
+class Metric:
+    """A metric a workload emits: the last part of its keys, which way is
+    better (HIGHER, LOWER or NEITHER: there is no default) and its unit."""
+
+    def __init__(self, name, better, unit=""):
+        if better not in (HIGHER, LOWER, NEITHER):
+            raise ValueError("metric %s: better must be HIGHER, LOWER or NEITHER, not %r"
+                             % (name, better))
+        self.name, self.better, self.unit = name, better, unit
+
+
+class Workload:
+    """A workload of scripts/bench.
+
+    run(tree, runs, tmp) -> ([{metric: value} per run], meta): measures it
+    in TREE, with TMP for its files (and TMP/vm.log when vm is True).
+    pair: the two sides "bench report" puts beside each other; plot: the
+    suffix of the metrics "bench report" plots and their axis label."""
+
+    def __init__(self, name, run, metrics, doc="", vm=True, pair=("zram_ng", "zram"),
+                 plot=None):
+        self.name, self.run, self.doc, self.vm, self.pair, self.plot = (
+            name, run, doc, vm, pair, plot)
+        self.metrics = {}
+        for m in metrics:
+            if not isinstance(m, Metric):
+                raise TypeError("workload %s: %r is not a Metric" % (name, m))
+            if m.name in self.metrics:
+                raise ValueError("workload %s declares %s twice" % (name, m.name))
+            self.metrics[m.name] = m
+        self.module = None
+
+    def undeclared(self, keys):
+        """The keys whose last part this workload does not declare."""
+        return sorted(k for k in keys if k.rsplit(".", 1)[-1] not in self.metrics)
+
+
+class RegistryError(Exception):
+    """A workload file that cannot be registered."""
+
+
+def load_workloads(dirs):
+    """{name: Workload} of every NAME.py in DIRS; each must define WORKLOAD
+    named NAME, and a metric name declared by two workloads must have the
+    same direction in both."""
+    found, better = {}, {}
+    for d in dirs:
+        for path in sorted(glob.glob(os.path.join(d, "*.py"))):
+            name = os.path.basename(path)[:-3]
+            spec = importlib.util.spec_from_file_location("bench_d." + name, path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            wl = getattr(mod, "WORKLOAD", None)
+            if not isinstance(wl, Workload) or wl.name != name:
+                raise RegistryError("%s defines no WORKLOAD = Workload(\"%s\", ...)" % (path, name))
+            if name in found:
+                raise RegistryError("%s: workload %s is also in %s"
+                                    % (path, name, found[name].module.__file__))
+            wl.module = mod
+            found[name] = wl
+            for m in wl.metrics.values():
+                other = better.setdefault(m.name, (m.better, name))
+                if other[0] != m.better:
+                    raise RegistryError("%s: %s is %s there and %s in workload %s" % (
+                        path, m.name, _WORD[m.better], _WORD[other[0]], other[1]))
+    return found
+
+
+def workload_dirs():
+    """Where workloads are found: scripts/bench.d, then $BENCH_WORKLOADS."""
+    extra = os.environ.get("BENCH_WORKLOADS", "")
+    return [WORKLOAD_DIR] + [d for d in extra.split(":") if d]
+
+
+_registry = None
+
+
+def workloads():
+    """The registered workloads, {name: Workload}, loaded once."""
+    global _registry
+    if _registry is None:
+        _registry = load_workloads(workload_dirs())
+    return _registry
+
+
+def declared(metric):
+    """The Metric that declares METRIC's last part, or None."""
+    last = metric.rsplit(".", 1)[-1]
+    for wl in workloads().values():
+        if last in wl.metrics:
+            return wl.metrics[last]
+    return None
 
 
 def direction(metric):
-    """+1 when bigger is better, -1 when smaller is better, 0 unknown."""
-    last = metric.rsplit(".", 1)[-1]
-    for pattern, sign in DIRECTIONS:
-        if re.search(pattern, last):
-            return sign
-    return 0
+    """+1 when bigger is better, -1 when smaller is better, 0 when neither
+    or when no workload declares it."""
+    m = declared(metric)
+    return m.better if m else 0
 
 
 def mean(values):
-    return sum(values) / len(values)
+    return statistics.fmean(values)
 
 
 def stddev(values):
     """Sample standard deviation (n - 1), as ministat; 0 for one value."""
-    if len(values) < 2:
-        return 0.0
-    m = mean(values)
-    return math.sqrt(sum((v - m) ** 2 for v in values) / (len(values) - 1))
+    return statistics.stdev(values) if len(values) > 1 else 0.0
 
 
 def pct_stddev(values):
@@ -79,7 +164,8 @@ def pct_stddev(values):
     return 100.0 * stddev(values) / abs(m) if m else 0.0
 
 
-# Student's t, two-sided 95%, by degrees of freedom (1..30); 1.96 beyond.
+# Student's t, two-sided 95%, by degrees of freedom (1..30); 1.96 beyond
+# (Python's statistics has the normal distribution only).
 T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
