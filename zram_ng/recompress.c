@@ -5,16 +5,17 @@
  *
  * recomp_algorithm names up to three secondary algorithms, priorities 1
  * to 3, before disksize; they get streams of their own (zcomp.c) when the
- * device is initialised, and are forgotten on reset, as upstream does.
- * recompress then takes the slots a pass asks for (huge, idle, both, or
- * every one; only those at least threshold bytes) and compresses each
- * again with the secondary algorithms in priority order, above the one
- * that compressed it, until one gives a smaller object. The slot records
- * that algorithm's priority (two bits of its flags word), and reads
- * decompress with it. A slot that none of the secondary algorithms
- * shrank is flagged ZRAM_NG_INCOMPRESSIBLE and never tried again, until
- * it is written anew. Same-filled slots, slots on the backing device and
- * slots under writeback are never recompressed.
+ * device is initialised (slot.c, with the primary's), and are forgotten
+ * on reset, as upstream does. recompress then takes the slots a pass asks
+ * for (huge, idle, both, or every one; only those at least threshold
+ * bytes), picked by the post-processing scan (pp.c) by the rule writeback
+ * uses too, and compresses each again with the secondary algorithms in
+ * priority order, above the one that compressed it, until one gives a
+ * smaller object. The slot records that algorithm's priority (two bits of
+ * its flags word), and reads decompress with it. A slot that none of the
+ * secondary algorithms shrank is flagged ZRAM_NG_INCOMPRESSIBLE and never
+ * tried again, until it is written anew. Same-filled slots, slots on the
+ * backing device and slots under writeback are never recompressed.
  *
  * Locking: init_lock is held for read during a pass, so the algorithms
  * and their streams stay. Each slot is recompressed entirely under its
@@ -24,9 +25,9 @@
  * task to its CPU), and the old object freed. So a read, write, discard,
  * idle marking or writeback of the slot happens either before or after,
  * and a writeback already past marking the slot ZRAM_NG_UNDER_WB sees
- * it skipped. Order: slot lock -> stream -> allocator, as in
- * zram_ng_drv.c. Two passes may run at once: each slot is done under its
- * lock, by one of them.
+ * it skipped. Order: slot lock -> stream -> allocator, as in slot.c. Two
+ * passes may run at once: each slot is done under its lock, by one of
+ * them.
  *
  * "Smaller" is a smaller size class of the pool (zsng_class_index()), as
  * upstream decides it: an object that shrinks within its class saves no
@@ -44,36 +45,12 @@
 #include <linux/highmem.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "zram_ng.h"
-
-#define ZRAM_NG_RECOMP_IDLE	BIT(0)
-#define ZRAM_NG_RECOMP_HUGE	BIT(1)
-
-/*
- * Called by zram_ng_init_device() with init_lock held for write: the
- * streams of the secondary algorithms set. The caller frees them on error.
- */
-int zram_ng_create_recomps(struct zram_ng *zram)
-{
-	struct zcomp_ng *comp;
-	u32 prio;
-
-	for (prio = ZRAM_NG_SECONDARY_COMP; prio < ZRAM_NG_MAX_COMPS; prio++) {
-		if (!zram->recomp_algs[prio][0])
-			continue;
-		comp = zcomp_ng_create(zram->recomp_algs[prio]);
-		if (IS_ERR(comp)) {
-			pr_err("cannot initialise the %s compressor\n",
-			       zram->recomp_algs[prio]);
-			return PTR_ERR(comp);
-		}
-		zram->comps[prio] = comp;
-	}
-	return 0;
-}
+#include "features.h"
+#include "pp.h"
+#include "slot.h"
+#include "zcomp.h"
 
 /* "#N: " and the algorithm list, as comp_algorithm, per priority set. */
 static ssize_t recomp_algorithm_show(struct device *dev,
@@ -157,25 +134,6 @@ out:
 	return ret ? ret : len;
 }
 
-/* Whether a pass in @mode takes slot @index (locked). */
-static bool zram_ng_recomp_wanted(struct zram_ng *zram, u32 index,
-				  unsigned int mode)
-{
-	if (!slot_allocated(zram, index) ||
-	    slot_test_flag(zram, index, ZRAM_NG_SAME) ||
-	    slot_test_flag(zram, index, ZRAM_NG_WB) ||
-	    slot_test_flag(zram, index, ZRAM_NG_UNDER_WB) ||
-	    slot_test_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE))
-		return false;
-	if ((mode & ZRAM_NG_RECOMP_IDLE) &&
-	    !slot_test_flag(zram, index, ZRAM_NG_IDLE))
-		return false;
-	if ((mode & ZRAM_NG_RECOMP_HUGE) &&
-	    !slot_test_flag(zram, index, ZRAM_NG_HUGE))
-		return false;
-	return true;
-}
-
 /* The size a @len byte result is stored at: huge ones raw. */
 static unsigned int zram_ng_stored_len(struct zram_ng *zram, unsigned int len)
 {
@@ -190,16 +148,24 @@ struct zram_ng_recomp {
 	u32 nr_secondary;	/* secondary algorithms set */
 };
 
+/* Before every slot: the pass ends when max_pages is spent. */
+static int zram_ng_recomp_next(struct zram_ng *zram, void *priv)
+{
+	struct zram_ng_recomp *rc = priv;
+
+	return rc->budget ? ZRAM_NG_PP_NEXT : ZRAM_NG_PP_STOP;
+}
+
 /*
- * Recompresses slot @index, locked and wanted (see the top of the file).
- * 0, or the error that ends the pass: decompression or compression
- * failing, no memory for the new object.
+ * Recompresses slot @index, locked and wanted (see the top of the file),
+ * at least threshold bytes large (the scan saw to that).
+ * ZRAM_NG_PP_DONE, or the error that ends the pass: decompression or
+ * compression failing, no memory for the new object.
  */
 static int zram_ng_recompress_slot(struct zram_ng *zram, u32 index,
-				   struct zram_ng_recomp *rc)
+				   void *priv)
 {
-	const gfp_t nosleep_gfp = __GFP_KSWAPD_RECLAIM | __GFP_NOWARN |
-				  __GFP_HIGHMEM | __GFP_MOVABLE;
+	struct zram_ng_recomp *rc = priv;
 	unsigned int old_len, new_len = 0, num_recomps = 0;
 	struct zcomp_ng_strm *zstrm = NULL;
 	struct zcomp_ng *comp = NULL;
@@ -211,10 +177,7 @@ static int zram_ng_recompress_slot(struct zram_ng *zram, u32 index,
 	int ret;
 
 	old_len = slot_obj_size(zram, index);
-	if (old_len < rc->threshold)
-		return 0;
-
-	ret = zram_ng_read_slot_locked(zram, rc->page, index);
+	ret = zram_ng_slot_read_locked(zram, rc->page, index);
 	if (ret)
 		return ret;
 	/* touched: no longer idle for a writeback that follows */
@@ -248,7 +211,7 @@ static int zram_ng_recompress_slot(struct zram_ng *zram, u32 index,
 
 	/* not one algorithm tried: nothing spent */
 	if (!num_recomps)
-		return 0;
+		return ZRAM_NG_PP_DONE;
 	/* an attempt counts against max_pages, successful or not */
 	if (rc->budget)
 		rc->budget--;
@@ -257,26 +220,20 @@ static int zram_ng_recompress_slot(struct zram_ng *zram, u32 index,
 		/* every secondary algorithm failed to shrink it */
 		if (!shrunk && num_recomps == rc->nr_secondary)
 			slot_set_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE);
-		return 0;
+		return ZRAM_NG_PP_DONE;
 	}
 
 	/* no sleeping, no retry: the old object stays if there is no room */
-	handle = zsng_store(zram->mem_pool, zstrm->buffer, new_len,
-			    nosleep_gfp);
+	handle = zram_ng_obj_store_nosleep(zram, zstrm->buffer, new_len);
 	zcomp_ng_stream_put(comp);
 	if (IS_ERR_VALUE(handle))
 		return PTR_ERR((void *)handle);
 
 	ac_time = slot_ac_time(zram, index);
-	zram_ng_free_slot(zram, index);
+	zram_ng_slot_install(zram, index, handle, new_len, prio);
 	slot_set_ac_time(zram, index, ac_time);
-	slot_set_handle(zram, index, handle);
-	slot_set_obj_size(zram, index, new_len);
-	slot_set_priority(zram, index, prio);
-	atomic64_add(new_len, &zram->stats.compr_data_size);
-	atomic64_inc(&zram->stats.pages_stored);
 	zram_ng_update_used_max(zram, zsng_get_total_pages(zram->mem_pool));
-	return 0;
+	return ZRAM_NG_PP_DONE;
 }
 
 /*
@@ -299,9 +256,13 @@ static ssize_t recompress_store(struct device *dev,
 		.prio = ZRAM_NG_SECONDARY_COMP,
 		.prio_max = ZRAM_NG_MAX_COMPS,
 	};
+	struct zram_ng_pp_ctl ctl = {
+		.next = zram_ng_recomp_next,
+		.take = zram_ng_recompress_slot,
+	};
 	char *copy, *args, *param, *val, *algo = NULL;
 	unsigned int mode = 0;
-	u32 index, nr_pages, prio, last = 0;
+	u32 prio, last = 0;
 	ssize_t ret = 0;
 
 	copy = kstrdup(buf, GFP_KERNEL);
@@ -317,12 +278,11 @@ static ssize_t recompress_store(struct device *dev,
 		}
 		if (!strcmp(param, "type")) {
 			if (!strcmp(val, "idle"))
-				mode = ZRAM_NG_RECOMP_IDLE;
+				mode = ZRAM_NG_PP_IDLE;
 			else if (!strcmp(val, "huge"))
-				mode = ZRAM_NG_RECOMP_HUGE;
+				mode = ZRAM_NG_PP_HUGE;
 			else if (!strcmp(val, "huge_idle"))
-				mode = ZRAM_NG_RECOMP_IDLE |
-				       ZRAM_NG_RECOMP_HUGE;
+				mode = ZRAM_NG_PP_IDLE | ZRAM_NG_PP_HUGE;
 		} else if (!strcmp(param, "max_pages")) {
 			ret = kstrtoull(val, 10, &rc.budget);
 		} else if (!strcmp(param, "threshold")) {
@@ -382,16 +342,11 @@ static ssize_t recompress_store(struct device *dev,
 		goto out_unlock;
 	}
 
-	nr_pages = zram->disksize >> PAGE_SHIFT;
-	for (index = 0; index < nr_pages && rc.budget; index++) {
-		slot_lock(zram, index);
-		if (zram_ng_recomp_wanted(zram, index, mode))
-			ret = zram_ng_recompress_slot(zram, index, &rc);
-		slot_unlock(zram, index);
-		if (ret)
-			break;
-		cond_resched();
-	}
+	/* never one no algorithm shrank: it is known incompressible */
+	ctl.want = mode | ZRAM_NG_PP_COMPRESSIBLE;
+	ctl.min_size = rc.threshold;
+	ctl.end = zram->disksize >> PAGE_SHIFT;
+	ret = zram_ng_pp_scan(zram, &ctl, &rc);
 	__free_page(rc.page);
 
 out_unlock:

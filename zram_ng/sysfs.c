@@ -6,7 +6,13 @@
  * state and prints with sysfs_emit: nothing else. The writeback
  * attributes (backing_dev, writeback, writeback_limit*, bd_stat) are in
  * writeback.c, idle in idle.c, recomp_algorithm and recompress in
- * recompress.c: groups of their own, in the same folder.
+ * recompress.c: groups of their own, in the same folder (main.c lists
+ * them).
+ *
+ * The device's lifecycle is here too: disksize initialises it (the slot
+ * table, the pool and the streams: slot.c), reset takes it back, by the
+ * protocol below, which hot_remove and module exit (main.c) follow as
+ * well.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
@@ -14,8 +20,26 @@
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/part_stat.h>
 #include <linux/string.h>
-#include "zram_ng.h"
+#include "backing.h"
+#include "features.h"
+#include "slot.h"
+#include "zcomp.h"
+
+/*
+ * zsmalloc_ng's zspages are longer than 6.1 zsmalloc's (8 pages against
+ * 4), so random frees empty fewer of them: without compaction, a device
+ * would hold more memory after frees than the stock zram. The pool
+ * compacts itself when frees leave an eighth of it to gain
+ * (ZSNG_POOL_AUTO_COMPACT; Documentation/benchmarks.rst, "A small,
+ * fragmented pool").
+ */
+static bool auto_compact = true;
+module_param(auto_compact, bool, 0644);
+MODULE_PARM_DESC(auto_compact,
+		 "Devices initialised from now on compact their pool by themselves when frees leave 1/8 of it to gain (default: Y)");
 
 static ssize_t disksize_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
@@ -73,6 +97,24 @@ static int zram_ng_parse_size(const char *buf, u64 *out)
 	return 0;
 }
 
+/*
+ * Called with init_lock held for write by disksize_store. @disksize is
+ * page aligned and non-zero.
+ */
+static int zram_ng_init_device(struct zram_ng *zram, u64 disksize)
+{
+	unsigned int pool_flags;
+	int ret;
+
+	pool_flags = READ_ONCE(auto_compact) ? ZSNG_POOL_AUTO_COMPACT : 0;
+	ret = zram_ng_slots_init(zram, disksize, pool_flags);
+	if (ret)
+		return ret;
+	zram->disksize = disksize;
+	set_capacity_and_notify(zram->disk, disksize >> SECTOR_SHIFT);
+	return 0;
+}
+
 static ssize_t disksize_store(struct device *dev, struct device_attribute *attr,
 			      const char *buf, size_t len)
 {
@@ -106,6 +148,58 @@ static ssize_t initstate_show(struct device *dev, struct device_attribute *attr,
 	val = zram_ng_init_done(zram);
 	up_read(&zram->init_lock);
 	return sysfs_emit(buf, "%u\n", val);
+}
+
+/*
+ * Called with nothing held, on a device claimed (->claim) and drained, or
+ * that nobody can see: frees what disksize and backing_dev set up.
+ */
+void zram_ng_reset_device(struct zram_ng *zram)
+{
+	down_write(&zram->init_lock);
+
+	zram->limit_pages = 0;
+	set_capacity_and_notify(zram->disk, 0);
+	part_stat_set_all(zram->disk->part0, 0);
+
+	zram_ng_slots_free(zram);
+	zram->disksize = 0;
+	memset(&zram->stats, 0, sizeof(zram->stats));
+	/* as upstream: the secondary algorithms are forgotten on reset */
+	memset(zram->recomp_algs, 0, sizeof(zram->recomp_algs));
+	/* after the slots: freeing a WB slot frees its block */
+	zram_ng_backing_release(zram);
+
+	up_write(&zram->init_lock);
+}
+
+/*
+ * The reset protocol, for reset_store:
+ *  - an open device (mounted, swapped on, held by a tool) is refused;
+ *  - ->claim, set under open_mutex, keeps anyone from opening it while we
+ *    work, and a concurrent reset or remove from starting;
+ *  - sync_blockdev() drains the writeback of the last closer before the
+ *    slots go away.
+ */
+static int zram_ng_reset(struct zram_ng *zram)
+{
+	struct gendisk *disk = zram->disk;
+
+	mutex_lock(&disk->open_mutex);
+	if (disk_openers(disk) || zram->claim) {
+		mutex_unlock(&disk->open_mutex);
+		return -EBUSY;
+	}
+	zram->claim = true;
+	mutex_unlock(&disk->open_mutex);
+
+	sync_blockdev(disk->part0);
+	zram_ng_reset_device(zram);
+
+	mutex_lock(&disk->open_mutex);
+	zram->claim = false;
+	mutex_unlock(&disk->open_mutex);
+	return 0;
 }
 
 static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
@@ -390,14 +484,6 @@ static struct attribute *zram_ng_disk_attrs[] = {
 	NULL,
 };
 
-static const struct attribute_group zram_ng_disk_group = {
+const struct attribute_group zram_ng_disk_group = {
 	.attrs = zram_ng_disk_attrs,
-};
-
-const struct attribute_group *zram_ng_disk_groups[] = {
-	&zram_ng_disk_group,
-	&zram_ng_writeback_group,
-	&zram_ng_idle_group,
-	&zram_ng_recomp_group,
-	NULL,
 };

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zram_ng compression streams: one crypto_comp transform and one two-page
- * buffer per CPU and per device. A writer takes its CPU's stream with a
- * local lock (no sleeping until it is put back), which is why the write
- * path allocates with non-sleeping GFP flags first.
+ * zram_ng compression streams, the bottom layer (it calls nothing of
+ * zram_ng): one crypto_comp transform and one two-page buffer per CPU and
+ * per device. A writer takes its CPU's stream with a local lock (no
+ * sleeping until it is put back), which is why the write path allocates
+ * with non-sleeping GFP flags first.
  *
  * Streams follow CPU hotplug through one dynamic cpuhp state with an
  * instance per device: a CPU coming up gets a stream for every device
@@ -16,7 +17,7 @@
 #include <linux/crypto.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "zram_ng.h"
+#include "zcomp.h"
 
 /* Listed in sysfs when the crypto API can load them. */
 static const char * const zcomp_ng_backends[] = {

@@ -1,16 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * zram_ng: shared definitions of the block driver (zram_ng_drv.c), its
- * compression streams (zcomp.c) and its sysfs ABI (sysfs.c).
+ * zram_ng: the device, which every file of the driver shares. The files
+ * are layers, and a file calls only into the layers below its own
+ * (scripts/tests/test-layers checks it on the built objects):
+ *
+ *   main.c        module init, the device idr, hot_add/hot_remove, the
+ *                 block_device_operations, submit_bio
+ *   sysfs.c       the per-disk attributes of zram's ABI, disksize
+ *                 (initialising the device) and reset
+ *   writeback.c   writeback and its attributes         (features:
+ *   recompress.c  recompression and its attributes      policy and
+ *   idle.c        idle marking                          attributes,
+ *   debugfs.c     zram_ng/<device>/block_state          features.h)
+ *   pp.c          the post-processing scan: the one walk over the slots
+ *                 that selects those writeback or recompression wants
+ *                 (pp.h)
+ *   slot.c        the slot table: reading, writing and freeing a slot,
+ *                 installing an object in a slot, the allocation flags
+ *                 (slot.h)
+ *   backing.c     the backing device: claiming it, its block bitmap,
+ *                 block I/O (backing.h)
+ *   zcomp.c       the compression streams (zcomp.h)
+ *
+ * Below them the allocator, zsmalloc_ng, through its kernel API only
+ * (zsmalloc_ng.h). Documentation/admin-guide/zram_ng.rst, "Source layout".
+ *
+ * Lock ordering: disk->open_mutex -> init_lock -> slot lock -> the CPU's
+ * compression stream -> allocator mapping. init_lock -> the backing
+ * device's open_mutex (claiming and releasing it). wb_limit_lock and the
+ * backing device's bitmap (atomic bit operations) are leaves. No I/O to
+ * the backing device is ever done under a slot lock: the slot is marked
+ * (ZRAM_NG_UNDER_WB) or its block number read, and the lock dropped.
  */
 #ifndef _ZRAM_NG_H
 #define _ZRAM_NG_H
 
-#include <linux/bit_spinlock.h>
 #include <linux/bits.h>
 #include <linux/blkdev.h>
-#include <linux/ktime.h>
-#include <linux/local_lock.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -25,42 +51,15 @@
 
 /*
  * Compression algorithms by priority: 0 is the primary (comp_algorithm),
- * 1..3 the secondary ones recompression uses (recompress.c).
+ * 1..3 the secondary ones recompression uses (recompress.c). A slot
+ * records its priority in two bits (slot.h).
  */
 #define ZRAM_NG_PRIMARY_COMP		0
 #define ZRAM_NG_SECONDARY_COMP		1
 #define ZRAM_NG_MAX_COMPS		4
 
-/*
- * The slot's flags word: the low ZRAM_NG_FLAG_SHIFT bits hold the
- * compressed size (at most PAGE_SIZE, so PAGE_SHIFT + 1 bits), the bits
- * above are flags. The lock bit serialises everything done to the slot.
- * The priority of the algorithm that compressed the slot (0: primary) is
- * a two-bit field, ZRAM_NG_PRIO_BIT0 and the bit above it.
- */
-#define ZRAM_NG_FLAG_SHIFT	(PAGE_SHIFT + 1)
-
-enum zram_ng_slot_flag {
-	ZRAM_NG_LOCK = ZRAM_NG_FLAG_SHIFT,	/* bit spinlock of the slot */
-	ZRAM_NG_SAME,		/* every word equals ->element, no handle */
-	ZRAM_NG_HUGE,		/* stored uncompressed, PAGE_SIZE bytes */
-	ZRAM_NG_WB,		/* on the backing device, block ->element */
-	ZRAM_NG_UNDER_WB,	/* a writeback of the slot is in flight */
-	ZRAM_NG_IDLE,		/* not accessed since the last idle marking */
-	ZRAM_NG_INCOMPRESSIBLE,	/* no secondary algorithm shrank it */
-	ZRAM_NG_PRIO_BIT0,	/* the priority: two bits, this one ... */
-	ZRAM_NG_PRIO_BIT1,	/* ... and this one */
-	__NR_ZRAM_NG_FLAGS,
-};
-
-struct zram_ng_slot {
-	union {
-		unsigned long handle;	/* allocator handle */
-		unsigned long element;	/* fill word (SAME) or block (WB) */
-	};
-	unsigned long flags;
-	ktime_t ac_time;	/* last read or write, boot time; 0: none */
-};
+struct zram_ng_slot;
+struct zcomp_ng;
 
 struct zram_ng_stats {
 	atomic64_t compr_data_size;	/* bytes held by compressed objects */
@@ -80,21 +79,8 @@ struct zram_ng_stats {
 	atomic64_t bd_writes;		/* pages written to it */
 };
 
-/* One compression stream per CPU; ->lock pins the task to the CPU. */
-struct zcomp_ng_strm {
-	local_lock_t lock;
-	void *buffer;		/* two pages: output may exceed the input */
-	struct crypto_comp *tfm;
-};
-
-struct zcomp_ng {
-	struct zcomp_ng_strm __percpu *stream;
-	const char *name;
-	struct hlist_node node;	/* cpuhp instance */
-};
-
 struct zram_ng {
-	struct zram_ng_slot *table;
+	struct zram_ng_slot *table;	/* slot.c */
 	struct zsng_pool *mem_pool;
 	/* by priority; NULL where none is set, constant while initialised */
 	struct zcomp_ng *comps[ZRAM_NG_MAX_COMPS];
@@ -111,7 +97,7 @@ struct zram_ng {
 	char recomp_algs[ZRAM_NG_MAX_COMPS][ZRAM_NG_MAX_ALGO_NAME];
 	bool claim;			/* reset or remove in progress */
 	/*
-	 * The backing device (writeback.c): set before disksize, released
+	 * The backing device (backing.c): set before disksize, released
 	 * on reset, so constant while the device is initialised. Block 0
 	 * is never used: a WB slot's ->element is never 0.
 	 */
@@ -119,10 +105,10 @@ struct zram_ng {
 	char *backing_path;		/* as written to backing_dev */
 	unsigned long *bd_bitmap;	/* the blocks in use */
 	unsigned long bd_nr_pages;	/* size of the backing device */
-	spinlock_t wb_limit_lock;	/* the two below */
+	spinlock_t wb_limit_lock;	/* the two below (writeback.c) */
 	bool wb_limit_enable;
 	u64 bd_wb_limit;		/* 4 KiB units left to write back */
-	struct dentry *debugfs_dir;	/* block_state (idle.c) */
+	struct dentry *debugfs_dir;	/* block_state (debugfs.c) */
 };
 
 static inline bool zram_ng_init_done(struct zram_ng *zram)
@@ -130,160 +116,9 @@ static inline bool zram_ng_init_done(struct zram_ng *zram)
 	return zram->disksize;
 }
 
-/*
- * The slot accessors: nothing else touches the packed flags word. Every
- * one but slot_lock/slot_trylock is called with the slot locked.
- */
-static inline void slot_lock(struct zram_ng *zram, u32 index)
+static inline struct zram_ng *zram_ng_dev_to_zram(struct device *dev)
 {
-	bit_spin_lock(ZRAM_NG_LOCK, &zram->table[index].flags);
+	return dev_to_disk(dev)->private_data;
 }
-
-static inline bool slot_trylock(struct zram_ng *zram, u32 index)
-{
-	return bit_spin_trylock(ZRAM_NG_LOCK, &zram->table[index].flags);
-}
-
-static inline void slot_unlock(struct zram_ng *zram, u32 index)
-{
-	bit_spin_unlock(ZRAM_NG_LOCK, &zram->table[index].flags);
-}
-
-static inline unsigned long slot_handle(struct zram_ng *zram, u32 index)
-{
-	return zram->table[index].handle;
-}
-
-static inline void slot_set_handle(struct zram_ng *zram, u32 index,
-				   unsigned long handle)
-{
-	zram->table[index].handle = handle;
-}
-
-static inline unsigned long slot_element(struct zram_ng *zram, u32 index)
-{
-	return zram->table[index].element;
-}
-
-static inline void slot_set_element(struct zram_ng *zram, u32 index,
-				    unsigned long element)
-{
-	zram->table[index].element = element;
-}
-
-static inline bool slot_test_flag(struct zram_ng *zram, u32 index,
-				  enum zram_ng_slot_flag flag)
-{
-	return zram->table[index].flags & BIT(flag);
-}
-
-static inline void slot_set_flag(struct zram_ng *zram, u32 index,
-				 enum zram_ng_slot_flag flag)
-{
-	zram->table[index].flags |= BIT(flag);
-}
-
-static inline void slot_clear_flag(struct zram_ng *zram, u32 index,
-				   enum zram_ng_slot_flag flag)
-{
-	zram->table[index].flags &= ~BIT(flag);
-}
-
-static inline size_t slot_obj_size(struct zram_ng *zram, u32 index)
-{
-	return zram->table[index].flags & (BIT(ZRAM_NG_FLAG_SHIFT) - 1);
-}
-
-static inline void slot_set_obj_size(struct zram_ng *zram, u32 index,
-				     size_t size)
-{
-	unsigned long flags = zram->table[index].flags >> ZRAM_NG_FLAG_SHIFT;
-
-	zram->table[index].flags = (flags << ZRAM_NG_FLAG_SHIFT) | size;
-}
-
-static inline ktime_t slot_ac_time(struct zram_ng *zram, u32 index)
-{
-	return zram->table[index].ac_time;
-}
-
-static inline void slot_set_ac_time(struct zram_ng *zram, u32 index,
-				    ktime_t time)
-{
-	zram->table[index].ac_time = time;
-}
-
-#define ZRAM_NG_PRIO_MASK	(BIT(ZRAM_NG_PRIO_BIT0) | BIT(ZRAM_NG_PRIO_BIT1))
-
-/* The priority of the algorithm that compressed slot @index. */
-static inline u32 slot_priority(struct zram_ng *zram, u32 index)
-{
-	return (zram->table[index].flags & ZRAM_NG_PRIO_MASK) >>
-	       ZRAM_NG_PRIO_BIT0;
-}
-
-static inline void slot_set_priority(struct zram_ng *zram, u32 index,
-				     u32 prio)
-{
-	zram->table[index].flags &= ~ZRAM_NG_PRIO_MASK;
-	zram->table[index].flags |= ((unsigned long)prio << ZRAM_NG_PRIO_BIT0) &
-				    ZRAM_NG_PRIO_MASK;
-}
-
-/* Holds data: compressed, same-filled or on the backing device. */
-static inline bool slot_allocated(struct zram_ng *zram, u32 index)
-{
-	return slot_obj_size(zram, index) ||
-	       slot_test_flag(zram, index, ZRAM_NG_SAME) ||
-	       slot_test_flag(zram, index, ZRAM_NG_WB);
-}
-
-/* zram_ng_drv.c */
-extern const struct attribute_group *zram_ng_disk_groups[];
-struct zram_ng *zram_ng_dev_to_zram(struct device *dev);
-int zram_ng_init_device(struct zram_ng *zram, u64 disksize);
-int zram_ng_reset(struct zram_ng *zram);
-void zram_ng_update_used_max(struct zram_ng *zram, unsigned long pages);
-void zram_ng_free_slot(struct zram_ng *zram, u32 index);
-int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index);
-int zram_ng_read_slot_locked(struct zram_ng *zram, struct page *page,
-			     u32 index);
-
-/* recompress.c */
-extern const struct attribute_group zram_ng_recomp_group;
-int zram_ng_create_recomps(struct zram_ng *zram);
-
-/* writeback.c */
-extern const struct attribute_group zram_ng_writeback_group;
-int zram_ng_wb_init(void);
-void zram_ng_wb_exit(void);
-void zram_ng_backing_release(struct zram_ng *zram);
-void zram_ng_bd_free_block(struct zram_ng *zram, unsigned long blk);
-int zram_ng_bd_read(struct zram_ng *zram, struct page *page, unsigned long blk);
-int zram_ng_bd_read_chained(struct zram_ng *zram, struct page *page,
-			    unsigned long blk, struct bio *parent);
-
-/* idle.c */
-extern const struct attribute_group zram_ng_idle_group;
-void zram_ng_slot_accessed(struct zram_ng *zram, u32 index);
-void zram_ng_debugfs_init(void);
-void zram_ng_debugfs_exit(void);
-void zram_ng_debugfs_register(struct zram_ng *zram);
-void zram_ng_debugfs_unregister(struct zram_ng *zram);
-
-/* zcomp.c */
-int zcomp_ng_hp_init(void);
-void zcomp_ng_hp_exit(void);
-bool zcomp_ng_available(const char *name);
-ssize_t zcomp_ng_available_show(const char *current_name, char *buf,
-				ssize_t at);
-struct zcomp_ng *zcomp_ng_create(const char *name);
-void zcomp_ng_destroy(struct zcomp_ng *comp);
-struct zcomp_ng_strm *zcomp_ng_stream_get(struct zcomp_ng *comp);
-void zcomp_ng_stream_put(struct zcomp_ng *comp);
-int zcomp_ng_compress(struct zcomp_ng_strm *zstrm, const void *src,
-		      unsigned int *dst_len);
-int zcomp_ng_decompress(struct zcomp_ng_strm *zstrm, const void *src,
-			unsigned int src_len, void *dst);
 
 #endif /* _ZRAM_NG_H */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * zram_ng's backing device (backing.c): claiming it, its block bitmap and
+ * block I/O. Below the slot layer; calls nothing of zram_ng above it.
+ */
+#ifndef _ZRAM_NG_BACKING_H
+#define _ZRAM_NG_BACKING_H
+
+#include "zram_ng.h"
+
+/* 6.1's bd_stat and writeback_limit count 4 KiB units, not pages. */
+#define ZRAM_NG_FOUR_K(pages)	((pages) << (PAGE_SHIFT - 12))
+
+int zram_ng_backing_init(void);
+void zram_ng_backing_exit(void);
+int zram_ng_backing_set(struct zram_ng *zram, char *path);
+void zram_ng_backing_release(struct zram_ng *zram);
+unsigned long zram_ng_bd_alloc_block(struct zram_ng *zram);
+void zram_ng_bd_free_block(struct zram_ng *zram, unsigned long blk);
+int zram_ng_bd_read(struct zram_ng *zram, struct page *page, unsigned long blk,
+		    struct bio *parent);
+int zram_ng_bd_write(struct zram_ng *zram, struct page *page,
+		     unsigned long blk);
+
+#endif /* _ZRAM_NG_BACKING_H */

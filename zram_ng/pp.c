@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zram_ng's post-processing scan: the one walk over the slots for
+ * writeback (writeback.c) and recompression (recompress.c), with the one
+ * rule of which slots a pass wants, after upstream zram's zram_pp_ctl
+ * (Linux 6.12). A pass describes what it wants (struct zram_ng_pp_ctl:
+ * idle, huge, not known incompressible, at least so large) and what it
+ * does with a slot, and the scan does the rest.
+ *
+ * Unlike upstream, which collects the wanted slots first and processes
+ * them after, each slot is looked at and processed in turn, in index
+ * order, as Linux 6.1's zram does and as zram_ng always has: ->next runs
+ * before every slot of the range, wanted or not, so a writeback that
+ * runs out of writeback_limit or of backing blocks stops at the next
+ * slot (-EIO, -ENOSPC), whether that one is wanted or not.
+ */
+#include <linux/sched.h>
+#include "pp.h"
+#include "slot.h"
+
+/*
+ * Whether slot @index (locked) is one @ctl wants: it holds a compressed
+ * object (neither same-filled nor on the backing device), no writeback
+ * has it, and it is what ->want and ->min_size ask.
+ */
+static bool zram_ng_pp_wanted(struct zram_ng *zram, u32 index,
+			      const struct zram_ng_pp_ctl *ctl)
+{
+	if (!slot_allocated(zram, index) ||
+	    slot_test_flag(zram, index, ZRAM_NG_SAME) ||
+	    slot_test_flag(zram, index, ZRAM_NG_WB) ||
+	    slot_test_flag(zram, index, ZRAM_NG_UNDER_WB))
+		return false;
+	if ((ctl->want & ZRAM_NG_PP_COMPRESSIBLE) &&
+	    slot_test_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE))
+		return false;
+	if ((ctl->want & ZRAM_NG_PP_IDLE) &&
+	    !slot_test_flag(zram, index, ZRAM_NG_IDLE))
+		return false;
+	if ((ctl->want & ZRAM_NG_PP_HUGE) &&
+	    !slot_test_flag(zram, index, ZRAM_NG_HUGE))
+		return false;
+	return slot_obj_size(zram, index) >= ctl->min_size;
+}
+
+/*
+ * Walks the slots [ctl->first, ctl->end) of @zram, which the caller keeps
+ * initialised (init_lock held for read), and hands each wanted one to
+ * ctl->take under its lock, then to ctl->process without it if ->take
+ * asks. 0, or the error of ->next or ->take that ended the scan.
+ */
+int zram_ng_pp_scan(struct zram_ng *zram, const struct zram_ng_pp_ctl *ctl,
+		    void *priv)
+{
+	u32 index;
+	int ret;
+
+	for (index = ctl->first; index < ctl->end; index++) {
+		if (ctl->next) {
+			ret = ctl->next(zram, priv);
+			if (ret)
+				return ret == ZRAM_NG_PP_STOP ? 0 : ret;
+		}
+
+		slot_lock(zram, index);
+		ret = ZRAM_NG_PP_DONE;
+		if (zram_ng_pp_wanted(zram, index, ctl))
+			ret = ctl->take(zram, index, priv);
+		slot_unlock(zram, index);
+		if (ret < 0)
+			return ret;
+		if (ret == ZRAM_NG_PP_PROCESS)
+			ctl->process(zram, index, priv);
+		cond_resched();
+	}
+	return 0;
+}
