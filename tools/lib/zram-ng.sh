@@ -41,7 +41,7 @@ zng_size() {
 		n = $0; unit = ""
 		if (match(n, /[KMGTPEkmgtpe]/)) { unit = substr(n, RSTART); n = substr(n, 1, RSTART - 1) }
 		base = unit ~ /^.B$/ ? 1000 : 1024
-		m = index("KMGTPE", toupper(substr(unit, 1, 1)))
+		m = unit == "" ? 0 : index("KMGTPE", toupper(substr(unit, 1, 1)))
 		mult = 1
 		while (m-- > 0) mult *= base
 		b = int(n * mult)
