@@ -203,15 +203,15 @@ BEGIN {
 	# Control characters (tab is white space) are never shown: the
 	# message would not be what the file holds.
 	if (line ~ /[\001-\010\012-\037\177]/) {
-		error(NR, safekey(line), "a control character: not accepted (the line is not shown)")
+		error(FNR, safekey(line), "a control character: not accepted (the line is not shown)")
 		next
 	}
 	if (length(line) > MAXLINE) {
-		error(NR, safekey(line), "longer than " MAXLINE " characters: not accepted")
+		error(FNR, safekey(line), "longer than " MAXLINE " characters: not accepted")
 		next
 	}
 	if (line ~ /\\/) {
-		error(NR, safekey(line), "\"" (safekey(line) == "" ? line : \
+		error(FNR, safekey(line), "\"" (safekey(line) == "" ? line : \
 			trim(substr(line, index(line, "=") + 1))) "\": a backslash is not accepted (this file has no escapes)")
 		next
 	}
@@ -220,68 +220,68 @@ BEGIN {
 		name = trim(substr(line, 2, length(line) - 2))
 		sec = name; secbad = 0
 		if (name ~ /^zram[0-9]+$/) {
-			error(NR, "", "[" name "]: this file configures zram_ng devices: [zram_ng" substr(name, 5) "]")
+			error(FNR, "", "[" name "]: this file configures zram_ng devices: [zram_ng" substr(name, 5) "]")
 			secbad = 1
 		} else if (name !~ /^zram_ng(0|[1-9][0-9]*)$/) {
-			error(NR, "", "[" name "]: not a device section ([zram_ng0], [zram_ng1] ...)")
+			error(FNR, "", "[" name "]: not a device section ([zram_ng0], [zram_ng1] ...)")
 			secbad = 1
 		} else if (substr(name, 8) + 0 >= MAXDEV) {
-			error(NR, "", "[" name "]: zram_ng has devices zram_ng0 to zram_ng" MAXDEV - 1)
+			error(FNR, "", "[" name "]: zram_ng has devices zram_ng0 to zram_ng" MAXDEV - 1)
 			secbad = 1
 		} else if (name in seen) {
-			error(NR, "", "[" name "] again (first at line " seen[name] ")")
+			error(FNR, "", "[" name "] again (first at line " seen[name] ")")
 			secbad = 1
 		} else {
-			seen[name] = NR
-			secline[sec] = NR
+			seen[name] = FNR
+			secline[sec] = FNR
 		}
 		next
 	}
 	eq = index(line, "=")
-	if (eq == 0) { error(NR, "", "not \"key = value\", a [section] or a comment: \"" line "\""); next }
+	if (eq == 0) { error(FNR, "", "not \"key = value\", a [section] or a comment: \"" line "\""); next }
 	key = trim(substr(line, 1, eq - 1))
 	value = trim(substr(line, eq + 1))
-	if (sec == "") { error(NR, key, "outside a section (start with [zram_ng0])"); next }
+	if (sec == "") { error(FNR, key, "outside a section (start with [zram_ng0])"); next }
 	if (secbad) next
-	if ((sec, key) in at) { error(NR, key, "set twice in [" sec "] (first at line " at[sec, key] ")"); next }
-	at[sec, key] = NR
-	if (value == "") { error(NR, key, "no value"); next }
+	if ((sec, key) in at) { error(FNR, key, "set twice in [" sec "] (first at line " at[sec, key] ")"); next }
+	at[sec, key] = FNR
+	if (value == "") { error(FNR, key, "no value"); next }
 
 	if (key == "zram-size" || key == "zram-resident-limit") {
-		if (size(NR, key, value) >= 0) setkey(key, value)
+		if (size(FNR, key, value) >= 0) setkey(key, value)
 	} else if (key == "compression-algorithm") {
 		if (value ~ /[ \t(]/)
-			error(NR, key, "\"" value "\": zram_ng has no recompression yet: one algorithm")
+			error(FNR, key, "\"" value "\": zram_ng has no recompression yet: one algorithm")
 		else if (value !~ /^[a-z0-9][a-z0-9-]*$/)
-			error(NR, key, "\"" value "\" is not an algorithm name")
+			error(FNR, key, "\"" value "\" is not an algorithm name")
 		else setkey(key, value)
 	} else if (key == "allocator-policy") {
-		if (value !~ /^[a-z][a-z0-9-]*$/) error(NR, key, "\"" value "\" is not a policy name")
+		if (value !~ /^[a-z][a-z0-9-]*$/) error(FNR, key, "\"" value "\" is not a policy name")
 		else setkey(key, value)
 	} else if (key == "swap-priority") {
 		if (value !~ /^-?[0-9]+$/ || value + 0 < -1 || value + 0 > 32767)
-			error(NR, key, "\"" value "\" is not a number from -1 to 32767")
+			error(FNR, key, "\"" value "\" is not a number from -1 to 32767")
 		else setkey(key, value + 0)
 	} else if (key == "fs-type") {
-		if (value !~ /^[a-z0-9][a-z0-9.]*$/) error(NR, key, "\"" value "\" is not a file system type")
+		if (value !~ /^[a-z0-9][a-z0-9.]*$/) error(FNR, key, "\"" value "\" is not a file system type")
 		else setkey(key, value)
 	} else if (key == "mount-point") {
-		if ((msg = mountpoint_problem(value)) != "") error(NR, key, msg)
+		if ((msg = mountpoint_problem(value)) != "") error(FNR, key, msg)
 		else {
 			while (value ~ /.\/$/) sub(/\/$/, "", value)
 			setkey(key, value)
 		}
 	} else if (key == "options") {
-		if (value ~ /[ \t]/) error(NR, key, "\"" value "\": a comma-separated list, no spaces")
+		if (value ~ /[ \t]/) error(FNR, key, "\"" value "\": a comma-separated list, no spaces")
 		else if (value ~ /[^A-Za-z0-9_.,:=+%\/@-]/)
-			error(NR, key, "\"" value "\": mount options are written with letters, digits and _ . , : = + % / @ - only")
+			error(FNR, key, "\"" value "\": mount options are written with letters, digits and _ . , : = + % / @ - only")
 		else setkey(key, value)
 	} else if (key == "writeback-device") {
-		error(NR, key, "not supported: zram_ng has no writeback yet (remove the key)")
+		error(FNR, key, "not supported: zram_ng has no writeback yet (remove the key)")
 	} else if (key == "host-memory-limit" || key == "zram-fraction" || key == "max-zram-size") {
-		error(NR, key, "zram-generator's old key is not supported: write a zram-size expression")
+		error(FNR, key, "zram-generator's old key is not supported: write a zram-size expression")
 	} else {
-		error(NR, key, "unknown key")
+		error(FNR, key, "unknown key")
 	}
 }
 END { endsection() }
