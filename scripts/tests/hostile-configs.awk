@@ -12,6 +12,7 @@
 # (it may be valid; what is accepted must still be a safe word).
 #
 #   awk -v n=10000 -v dir=DIR -v canary=DIR -v tree=DIR -f hostile-configs.awk
+#   awk -v list=1 -v canary=DIR -f hostile-configs.awk    (the values alone)
 #
 # Deterministic (a fixed seed): a failure names a file that the next run
 # makes again.
@@ -73,6 +74,8 @@ BEGIN {
 		"/ // /tmp /var/tmp /mnt/~x ratio exact legacy-groups 1G 1.5 0 size=50%", ok, " ")
 	for (i = 1; i <= nv0; i++) add(ok[i])
 	nvals = nv
+	# -v list=1: the values only, one a line, for zramctl-ng's arguments
+	if (list) { for (i = 1; i <= nvals; i++) print vals[i]; exit }
 
 	# paths in the scratch tree (test-hostile-input makes it): the tool
 	# refuses all but ok/ (root's, 0755) and ww itself (a mount-point
