@@ -21,7 +21,7 @@ PACKAGES="
 	linux-headers-6.12-amd64 linux-image-6.12-amd64 dwarves
 	qemu-system-x86 qemu-utils busybox-static fio kmod util-linux e2fsprogs dmsetup
 	debootstrap
-	cpio gzip zstd file
+	cpio gzip zstd file shellcheck
 	ministat gnuplot-nox
 	gcc-12 g++-12 make cmake libgtest-dev libbenchmark-dev
 	clang libclang-rt-14-dev clang-format

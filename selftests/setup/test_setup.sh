@@ -94,14 +94,16 @@ printf '[zram_ng0]\nallocator-policy = nosuch\n' >$CONF
 ktap_result "a policy the allocator lacks: no device left" \
 	start_fails "$CONF:2: allocator-policy: \"nosuch\" is not a policy"
 
-# Fails while being set up (the mount-point cannot be made): the swap
-# already on zram_ng0 is undone too.
-: >/tmp/zng-file
-printf '[zram_ng0]\nzram-size = 16\n[zram_ng1]\nzram-size = 8\nfs-type = ext4\nmount-point = /tmp/zng-file/x\n' >$CONF
+# Fails while being set up (the mount-point cannot be made: a file is in
+# its way; under /mnt, since a mount-point below a world-writable /tmp is
+# refused before anything is touched): the swap already on zram_ng0 is
+# undone too.
+: >/mnt/zng-file
+printf '[zram_ng0]\nzram-size = 16\n[zram_ng1]\nzram-size = 8\nfs-type = ext4\nmount-point = /mnt/zng-file/x\n' >$CONF
 ktap_result "a device failing while set up: every device undone" \
 	start_fails "[zram_ng1] failed: undoing everything"
 ktap_result "the module is still there to use" test -d /sys/class/zram_ng-control
 
-rm -f $CONF /tmp/zng-file
+rm -f $CONF /mnt/zng-file
 unload
 ktap_finish
