@@ -79,21 +79,6 @@ long zsng_core_reclaim(struct zsng_core_pool *pool, zsng_evict_fn evict,
 const char *zsng_core_policy_name(int policy);	/* NULL if unknown */
 int zsng_core_policy_from_name(const char *name);	/* -1 if unknown */
 
-/*
- * Deterministic scenarios and the fragmentation experiment (experiment/),
- * run identically in the kernel and in userspace. Each result line goes to
- * @emit; the return value is 0 or a negative errno.
- */
-typedef void (*zsng_emit_fn)(void *ctx, const char *line);
-/* The experiment's zspages_per_class; outside, it returns -EINVAL. */
-#define ZSNG_EXPERIMENT_MIN_ZSPAGES 2
-#define ZSNG_EXPERIMENT_MAX_ZSPAGES 4096
-int zsng_core_run_scenarios(zsng_emit_fn emit, void *ctx);
-int zsng_core_run_experiment(const char *pattern, int policy,
-			     unsigned long seed, unsigned int zspages_per_class,
-			     zsng_emit_fn emit, void *ctx);
-int zsng_core_selfcheck(void);
-
 #ifdef __cplusplus
 }
 #endif

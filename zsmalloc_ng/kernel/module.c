@@ -71,11 +71,6 @@ unsigned int zsng_svc_max_pages_per_zspage(void)
 	return max_pages_per_zspage;
 }
 
-static int selftest_result = -ENODATA;
-module_param(selftest_result, int, 0444);
-MODULE_PARM_DESC(selftest_result,
-		 "Result of the self-check run at load: 0 = passed (read-only)");
-
 int zsng_default_policy(void)
 {
 	return READ_ONCE(default_policy);
@@ -270,19 +265,13 @@ static int __init zsng_init(void)
 	ret = zsng_map_area_init();
 	if (ret)
 		goto err_svc;
-	selftest_result = zsng_core_selfcheck();
-	if (selftest_result) {
-		pr_err("self-check FAILED (%d): refusing to load\n",
-		       selftest_result);
-		ret = -EIO;
-		goto err_map_area;
-	}
-	pr_info("self-check passed (C++ core, %u pages per zspage at most)\n",
-		zsng_svc_max_pages_per_zspage());
-	zsng_debugfs_init();
+	ret = zsng_testing_init(zsng_debugfs_init());
+	if (ret)
+		goto err_debugfs;
 	zsng_zpool_register();
 	return 0;
-err_map_area:
+err_debugfs:
+	zsng_debugfs_exit();
 	zsng_map_area_exit();
 err_svc:
 	zsng_svc_exit();

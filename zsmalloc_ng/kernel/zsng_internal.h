@@ -29,7 +29,7 @@ void zsng_map_area_exit(void);
 bool zsng_should_fail(gfp_t gfp);
 void zsng_fault_inject_debugfs_init(struct dentry *dir);
 
-void zsng_debugfs_init(void);
+struct dentry *zsng_debugfs_init(void);
 void zsng_debugfs_exit(void);
 void zsng_debugfs_pool_add(struct zsng_pool *pool);
 void zsng_debugfs_pool_remove(struct zsng_pool *pool);
@@ -47,6 +47,20 @@ void zsng_zpool_unregister(void);
 #else
 static inline void zsng_zpool_register(void) { }
 static inline void zsng_zpool_unregister(void) { }
+#endif
+
+/*
+ * testing.c, only in the testing build (make ZSNG_TESTING=1): the
+ * self-check at load (an error refuses the load) and the experiment's
+ * debugfs files under @debugfs_root.
+ */
+#ifdef ZSNG_TESTING
+int zsng_testing_init(struct dentry *debugfs_root);
+#else
+static inline int zsng_testing_init(struct dentry *debugfs_root)
+{
+	return 0;
+}
 #endif
 
 int zsng_shrinker_register(struct zsng_pool *pool);
