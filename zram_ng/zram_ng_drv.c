@@ -622,7 +622,7 @@ int zram_ng_init_device(struct zram_ng *zram, u64 disksize)
 		return -ENOMEM;
 
 	pool_flags = READ_ONCE(auto_compact) ? ZSNG_POOL_AUTO_COMPACT : 0;
-	zram->mem_pool = zsng_create_pool_flags(zram->disk->disk_name,
+	zram->mem_pool = zsng_create_pool_extra(zram->disk->disk_name,
 						zram->policy, pool_flags);
 	if (!zram->mem_pool) {
 		ret = -ENOMEM;

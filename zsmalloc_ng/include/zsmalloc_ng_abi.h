@@ -8,7 +8,7 @@
  * here is written down a second time. Plain C with no includes, so that the
  * freestanding C++ core can include it too. The C++ side pins its own enums
  * and structs to these with static_assert (core/policy.hpp, core/pool.hpp),
- * the kernel side its errno values with BUILD_BUG_ON (kernel/module.c).
+ * the kernel side its errno values with BUILD_BUG_ON (kernel/main.c).
  */
 #ifndef _ZSMALLOC_NG_ABI_H
 #define _ZSMALLOC_NG_ABI_H

@@ -47,9 +47,9 @@ static void *zsng_zpool_create_flags(const char *name, unsigned int flags)
 
 	if (!zp)
 		return NULL;
-	zp->pool = zsng_pool_create(name, ZSNG_POLICY_DEFAULT,
-				    zsng_default_pool_flags() |
-				    ZSNG_POOL_AUTO_COMPACT | flags);
+	zp->pool = zsng_pool_create_exact(name, ZSNG_POLICY_DEFAULT,
+					  zsng_params_pool_flags() |
+					  ZSNG_POOL_AUTO_COMPACT | flags);
 	if (!zp->pool) {
 		kfree(zp);
 		return NULL;
