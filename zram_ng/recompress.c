@@ -198,8 +198,6 @@ struct zram_ng_recomp {
 static int zram_ng_recompress_slot(struct zram_ng *zram, u32 index,
 				   struct zram_ng_recomp *rc)
 {
-	const gfp_t nosleep_gfp = __GFP_KSWAPD_RECLAIM | __GFP_NOWARN |
-				  __GFP_HIGHMEM | __GFP_MOVABLE;
 	unsigned int old_len, new_len = 0, num_recomps = 0;
 	struct zcomp_ng_strm *zstrm = NULL;
 	struct zcomp_ng *comp = NULL;
@@ -262,7 +260,7 @@ static int zram_ng_recompress_slot(struct zram_ng *zram, u32 index,
 
 	/* no sleeping, no retry: the old object stays if there is no room */
 	handle = zsng_store(zram->mem_pool, zstrm->buffer, new_len,
-			    nosleep_gfp);
+			    ZRAM_NG_GFP_NOSLEEP);
 	zcomp_ng_stream_put(comp);
 	if (IS_ERR_VALUE(handle))
 		return PTR_ERR((void *)handle);

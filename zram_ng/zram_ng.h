@@ -24,6 +24,15 @@
 #define ZRAM_NG_MAX_ALGO_NAME		64
 
 /*
+ * Storing an object while a per-CPU stream is held: no sleeping, kswapd
+ * may be woken, highmem and movable pages as zram takes them. On failure
+ * the write path drops the stream and allocates with GFP_NOIO;
+ * recompression keeps the old object. One definition for both.
+ */
+#define ZRAM_NG_GFP_NOSLEEP	(__GFP_KSWAPD_RECLAIM | __GFP_NOWARN | \
+				 __GFP_HIGHMEM | __GFP_MOVABLE)
+
+/*
  * Compression algorithms by priority: 0 is the primary (comp_algorithm),
  * 1..3 the secondary ones recompression uses (recompress.c).
  */

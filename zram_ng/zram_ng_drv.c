@@ -234,8 +234,6 @@ int zram_ng_read_page(struct zram_ng *zram, struct page *page, u32 index)
 static int zram_ng_write_page(struct zram_ng *zram, struct page *page,
 			      u32 index)
 {
-	const gfp_t nosleep_gfp = __GFP_KSWAPD_RECLAIM | __GFP_NOWARN |
-				  __GFP_HIGHMEM | __GFP_MOVABLE;
 	unsigned long handle = 0, element = 0, alloced_pages, limit_pages;
 	unsigned int comp_len = 0, alloc_len = 0;
 	struct zcomp_ng *comp = zram->comps[ZRAM_NG_PRIMARY_COMP];
@@ -275,7 +273,8 @@ compress_again:
 	src = comp_len == PAGE_SIZE ? kmap_local_page(page) : zstrm->buffer;
 	if (!handle) {
 		/* first without sleeping: the stream pins us to this CPU */
-		handle = zsng_store(zram->mem_pool, src, comp_len, nosleep_gfp);
+		handle = zsng_store(zram->mem_pool, src, comp_len,
+				    ZRAM_NG_GFP_NOSLEEP);
 		if (IS_ERR_VALUE(handle)) {
 			if (comp_len == PAGE_SIZE)
 				kunmap_local(src);
