@@ -27,6 +27,19 @@
  * writers hold the class lock and store them with set_once()), so it may
  * see one a moment older than the other; the result is clamped at 0 and
  * is a hint either way.
+ *
+ * Self-compaction (ZSNG_POOL_AUTO_COMPACT)
+ *
+ * After a free, if the object's class has at least
+ * ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain (16: two 8-page zspages, 64
+ * KiB) and at least 1/ZSNG_AUTO_COMPACT_RATIO (1/8) of its pages, a work
+ * item compacts the pool. The minimum keeps a small pool from compacting
+ * for a page's gain; the ratio bounds the waste to an eighth of a class
+ * plus the minimum, and keeps the cost in proportion: a class must lose
+ * another eighth of its objects before it is compacted again, so the
+ * objects moved are at most about 8x those freed (in practice far fewer:
+ * the emptiest sources go first). The kernel's shrinker still compacts
+ * under memory pressure whatever the threshold says.
  */
 #include "pool_internal.hpp"
 
@@ -246,6 +259,57 @@ ulong Pool::compactable_pages()
 	for (u32 i = 0; i < nr_classes_; i++)
 		pages += can_compact(&classes_[i]);
 	return pages;
+}
+
+/*
+ * Class lock held, after a free from class @c: due when the class alone
+ * has ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain and 1/RATIO of its pages.
+ * Every ZSNG_AUTO_COMPACT_CHECK_FREES frees of a class it also asks for
+ * the pool-wide check (*@check_pool), which the caller makes after the
+ * unlock: a small pool spreads over many classes of a few pages each, none
+ * of which reaches the minimum, while together they hold far more than
+ * the stock zsmalloc, whose short zspages empty more often under random
+ * frees (Documentation/benchmarks.rst, "A small, fragmented pool").
+ */
+bool Pool::auto_compact_due(SizeClass *c, bool *check_pool)
+{
+	ulong gain = can_compact(c);
+
+	if (gain >= ZSNG_AUTO_COMPACT_MIN_PAGES &&
+	    gain * ZSNG_AUTO_COMPACT_RATIO >= c->pages_allocated)
+		return true;
+	if (++c->frees_unchecked >= ZSNG_AUTO_COMPACT_CHECK_FREES) {
+		c->frees_unchecked = 0;
+		*check_pool = true;
+	}
+	return false;
+}
+
+/*
+ * No lock: the shrinker's lockless count over every class (a few hundred
+ * relaxed loads) against the pool's pages. Due at 1/RATIO of the pool and
+ * at least ZSNG_AUTO_COMPACT_POOL_MIN_PAGES.
+ */
+bool Pool::auto_compact_pool_due()
+{
+	ulong gain = compactable_pages();
+
+	return gain >= ZSNG_AUTO_COMPACT_POOL_MIN_PAGES &&
+	       gain * ZSNG_AUTO_COMPACT_RATIO >= read_once(pages_used_);
+}
+
+void Pool::settle()
+{
+	if (compact_work_)
+		zsng_svc_work_flush(compact_work_);
+}
+
+void Pool::run_auto_compact(void *arg)
+{
+	Pool *pool = static_cast<Pool *>(arg);
+
+	add_relaxed(pool->auto_compactions_, 1);
+	pool->compact();
 }
 
 } // namespace zsng

@@ -241,8 +241,8 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 	}
 	zs->list.init();
 	if (lru_) {
-		lru_link(c, zs)->node.init();
-		lru_link(c, zs)->zs = zs;
+		lru_link(zs)->node.init();
+		lru_link(zs)->zs = zs;
 	}
 	zs->freeobj = 0;
 	zs->class_idx = (u16)(c - classes_);
@@ -274,7 +274,7 @@ void Pool::free_zspage(SizeClass *c, Zspage *zs, ListNode *release)
 	set_once(c->objs_allocated, c->objs_allocated - zs->nr_objs);
 	set_once(c->pages_allocated, c->pages_allocated - zs->nr_pages);
 	if (lru_)
-		lru_link(c, zs)->node.del();
+		lru_link(zs)->node.del();
 	if (movable_) {
 		for (u32 i = 0; i < zs->nr_pages; i++) {
 			if (zsng_svc_page_trylock(zs->pages[i]))
@@ -419,7 +419,7 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 		obj_malloc(c, zs, slot);
 		fix_group(c, zs);
 		if (lru_)
-			lru_touch(c, zs);
+			lru_touch(zs);
 		goto out;
 	}
 	zsng_svc_unlock(c->lock);
@@ -443,7 +443,7 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	set_once(c->pages_allocated, c->pages_allocated + zs->nr_pages);
 	add_relaxed(pages_used_, zs->nr_pages);
 	if (lru_)
-		lru_touch(c, zs);
+		lru_touch(zs);
 out:
 	if (pinned) {
 		__atomic_fetch_add(&zs->mapcount, 1, __ATOMIC_ACQUIRE);
@@ -473,9 +473,9 @@ void Pool::free(ulong handle)
 	zsng_svc_lock(c->lock);
 	zs = slot->zspage;
 	obj_free(c, zs, slot->idx);
-	if (lru_ && lru_link(c, zs)->reclaiming) {
-		/* reclaim.cpp: the bytes and an evicted handle stay. */
-		LruLink *l = lru_link(c, zs);
+	if (lru_ && lru_link(zs)->reclaiming) {
+		/* lru.cpp: the bytes and an evicted handle stay. */
+		LruLink *l = lru_link(zs);
 
 		keep_slot = l->evicting == slot;
 		if (keep_slot)

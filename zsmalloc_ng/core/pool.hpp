@@ -73,7 +73,7 @@
  *
  *   deferred lock   a movable pool's deferred list and its counts
  *                   (migrate.cpp): a leaf.
- *   LRU lock        a reclaiming pool (ZSNG_POOL_LRU, reclaim.cpp) orders
+ *   LRU lock        a reclaiming pool (ZSNG_POOL_LRU, lru.cpp) orders
  *                   zspages of every class in one list, and reclaim goes
  *                   from the list to a zspage's class. Such a pool uses
  *                   its LRU lock as every class's lock: one lock, as
@@ -214,7 +214,7 @@ class Pool {
 	}
 
 	/*
-	 * Reclaim (ZSNG_POOL_LRU; reclaim.cpp): evicts the objects of the
+	 * Reclaim (ZSNG_POOL_LRU; lru.cpp): evicts the objects of the
 	 * least recently allocated zspage through @evict, which must free
 	 * each handle it succeeds on. Returns the pages freed, -ZSNG_EAGAIN
 	 * when kReclaimTries zspages kept objects, -ZSNG_EINVAL for a pool
@@ -257,7 +257,7 @@ class Pool {
 	void move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst);
 	ulong can_compact(SizeClass *c);
 
-	void lru_touch(SizeClass *c, Zspage *zs);
+	void lru_touch(Zspage *zs);
 	Zspage *lru_take();
 	long reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx);
 	bool auto_compact_due(SizeClass *c, bool *check_pool);
@@ -299,8 +299,9 @@ class Pool {
 	ulong pages_migrated_ = 0; /* atomic */
 	ulong migrate_refused_ = 0; /* atomic */
 	/*
-	 * Reclaim and self-compaction (reclaim.cpp); the LRU, the reclaiming
-	 * list and the counts under lru_lock_, which is every class's lock.
+	 * Reclaim (lru.cpp) and self-compaction (compaction.cpp); the LRU, the
+	 * reclaiming list and the counts under lru_lock_, which is every
+	 * class's lock.
 	 */
 	u32 flags_ = 0;
 	bool lru_ = false;

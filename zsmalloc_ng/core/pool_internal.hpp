@@ -4,11 +4,10 @@
  *
  *   pool.cpp        life cycle, zspages, objects, map/unmap/write/store
  *   groups.cpp      fullness groups: lists, the in-use -> group table
- *   compaction.cpp  the two compaction loops
+ *   compaction.cpp  the two compaction loops, self-compaction
  *   stats.cpp       statistics and the consistency checker
  *   migrate.cpp     page migration and the deferred free of movable pages
- *   reclaim.cpp     the LRU, reclaim through an evict callback, and
- *                   self-compaction
+ *   lru.cpp         the LRU and reclaim through an evict callback
  *
  * Object layout inside a zspage: object i starts at byte i * size of the
  * chain. Its first 8 bytes are the header:
@@ -48,7 +47,7 @@ struct GroupOf {
 constexpr ulong kCacheLine = 64;
 
 struct SizeClass {
-	/* The class lock, or the pool's LRU lock (reclaim.cpp). */
+	/* The class lock, or the pool's LRU lock (lru.cpp). */
 	alignas(kCacheLine) void *lock;
 	u32 size;
 	u32 pages_per_zspage; /* the long geometry */
@@ -98,7 +97,7 @@ static_assert(sizeof(Zspage) == ZSNG_ZSPAGE_HEAD_BYTES);
 
 /*
  * An LRU pool's zspages carry this after their page addresses (pools
- * without ZSNG_POOL_LRU do not allocate it); reclaim.cpp. Under the lock.
+ * without ZSNG_POOL_LRU do not allocate it); lru.cpp. Under the lock.
  */
 struct LruLink {
 	ListNode node; /* the pool's LRU list; self-linked while reclaiming */
@@ -107,9 +106,8 @@ struct LruLink {
 	bool evict_freed; /* ... freed meanwhile: reclaim gives the slot back */
 	bool reclaiming; /* on no list: free() leaves the zspage alone */
 };
-inline LruLink *lru_link(const SizeClass *c, Zspage *zs)
+inline LruLink *lru_link(Zspage *zs)
 {
-	(void)c;
 	return reinterpret_cast<LruLink *>(&zs->pages[zs->nr_pages]);
 }
 inline LruLink *lru_link_of(ListNode *n)

@@ -166,7 +166,7 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 	}
 	t->lru_listed += zspages;
 	/*
-	 * Reclaim holds zspages on no group list (reclaim.cpp); only an LRU
+	 * Reclaim holds zspages on no group list (lru.cpp); only an LRU
 	 * pool has any, and its class lock is the LRU lock.
 	 */
 	for (ListNode *p = reclaiming_.next; p != &reclaiming_; p = p->next) {
@@ -174,7 +174,7 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 
 		if (zs->class_idx != i)
 			continue;
-		CHECK(lru_link(c, zs)->reclaiming);
+		CHECK(lru_link(zs)->reclaiming);
 		zspages++;
 		used += zs->inuse;
 		objs += zs->nr_objs;

@@ -67,7 +67,7 @@ int zsng_core_page_isolate(void *owner);
 int zsng_core_page_migrate(void *owner, void *src, void *dst, int may_wait);
 
 /*
- * Reclaim of an ZSNG_POOL_LRU pool (core/reclaim.cpp): the objects of the
+ * Reclaim of an ZSNG_POOL_LRU pool (core/lru.cpp): the objects of the
  * least recently allocated zspage go to @evict, which writes one back and
  * frees its handle, returning 0, or fails with a negative errno. Called
  * with no lock of the pool held, so it may sleep and free handles. Returns

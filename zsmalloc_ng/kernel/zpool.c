@@ -9,7 +9,7 @@
  * Each zpool is a zsmalloc_ng pool of the default policy, named as zswap
  * names it ("zswap1", ...: its debugfs directory beside zram_ng's), made
  *   ZSNG_POOL_AUTO_COMPACT: zswap never asks for compaction, so the pool
- *     compacts itself past a fragmentation threshold (core/reclaim.cpp),
+ *     compacts itself past a fragmentation threshold (core/compaction.cpp),
  *     besides its shrinker under memory pressure;
  *   ZSNG_POOL_MOVABLE when the movable parameter says so (zswap then adds
  *     __GFP_MOVABLE, as it does for zsmalloc);
