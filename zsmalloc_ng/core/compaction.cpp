@@ -53,14 +53,14 @@ namespace zsng
  * no long zspage may be holes in the one long zspage compaction would
  * fill, and freeing them gains nothing.
  */
-ulong Pool::can_compact(SizeClass *c)
+ulong SizeClass::can_compact() const
 {
-	ulong zspages = read_once(c->zspages);
-	ulong allocated = read_once(c->objs_allocated);
-	ulong used = read_once(c->obj_used);
-	bool has_long = allocated > zspages * c->short_objs;
-	u32 objs = has_long ? c->objs_per_zspage : c->short_objs;
-	u32 pages = has_long ? c->pages_per_zspage : c->short_pages;
+	ulong nr_zspages = read_once(zspages);
+	ulong allocated = read_once(objs_allocated);
+	ulong used = read_once(obj_used);
+	bool has_long = allocated > nr_zspages * short_objs;
+	u32 objs = has_long ? objs_per_zspage : short_objs;
+	u32 pages = has_long ? pages_per_zspage : short_pages;
 
 	if (allocated <= used)
 		return 0;
@@ -96,12 +96,12 @@ static void object_copy(const SizeClass *c, Zspage *dst, u32 didx, Zspage *src,
 
 void Pool::move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst)
 {
-	HandleSlot *slot = alloced_slot(c, src, idx);
-	u32 didx = obj_malloc(c, dst, slot);
+	HandleSlot *slot = c->alloced_slot(src, idx);
+	u32 didx = c->obj_malloc(dst, slot);
 
 	/* The header travels too: it already names the same slot. */
 	object_copy(c, dst, didx, src, idx);
-	obj_free(c, src, idx);
+	c->obj_free(src, idx);
 	c->objs_moved++;
 	add_relaxed(objs_moved_, 1);
 }
@@ -111,7 +111,7 @@ ulong Pool::release_src(SizeClass *c, Zspage *src, ListNode *release)
 {
 	u32 pages = src->nr_pages;
 
-	if (putback(c, src) != 0)
+	if (c->putback(src) != 0)
 		return 0;
 	free_zspage(c, src, release);
 	return pages;
@@ -135,33 +135,33 @@ ulong Pool::compact_reworked(SizeClass *c, ListNode *release)
 	Zspage *dst = nullptr;
 	ulong freed = 0;
 
-	while (can_compact(c)) {
+	while (c->can_compact()) {
 		Zspage *src;
 
 		if (!dst) {
-			dst = isolate_dst(c);
+			dst = c->isolate_dst();
 			if (!dst)
 				break;
 		}
-		src = isolate_src(c);
+		src = c->isolate_src();
 		if (!src)
 			break;
 		wait_unmapped(src);
 		for (u32 idx = 0; src->inuse && dst->inuse < dst->nr_objs;
 		     idx++) {
-			if (alloced_slot(c, src, idx))
+			if (c->alloced_slot(src, idx))
 				move_object(c, src, idx, dst);
 		}
 		freed += release_src(c, src, release);
 		if (dst->inuse == dst->nr_objs ||
 		    zsng_svc_lock_contended(c->lock)) {
-			putback(c, dst);
+			c->putback(dst);
 			dst = nullptr;
 			yield_lock(c, release);
 		}
 	}
 	if (dst)
-		putback(c, dst);
+		c->putback(dst);
 	return freed;
 }
 
@@ -171,17 +171,17 @@ ulong Pool::compact_legacy(SizeClass *c, ListNode *release)
 	Zspage *src, *dst = nullptr;
 	ulong freed = 0;
 
-	while ((src = isolate_src(c))) {
+	while ((src = c->isolate_src())) {
 		u32 cursor = 0;
 
 		wait_unmapped(src);
-		if (!can_compact(c))
+		if (!c->can_compact())
 			break;
-		while ((dst = isolate_dst(c))) {
+		while ((dst = c->isolate_dst())) {
 			bool exhausted = true;
 
 			for (; cursor < src->nr_objs; cursor++) {
-				if (!alloced_slot(c, src, cursor))
+				if (!c->alloced_slot(src, cursor))
 					continue;
 				if (dst->inuse == dst->nr_objs) {
 					exhausted = false;
@@ -191,21 +191,21 @@ ulong Pool::compact_legacy(SizeClass *c, ListNode *release)
 			}
 			if (exhausted)
 				break;
-			putback(c, dst);
+			c->putback(dst);
 			dst = nullptr;
 			if (zsng_svc_lock_contended(c->lock))
 				break;
 		}
 		if (!dst)
 			break;
-		putback(c, dst);
+		c->putback(dst);
 		dst = nullptr;
 		freed += release_src(c, src, release);
 		src = nullptr;
 		yield_lock(c, release);
 	}
 	if (src)
-		putback(c, src);
+		c->putback(src);
 	return freed;
 }
 
@@ -257,7 +257,7 @@ ulong Pool::compactable_pages()
 	ulong pages = 0;
 
 	for (u32 i = 0; i < nr_classes_; i++)
-		pages += can_compact(&classes_[i]);
+		pages += classes_[i].can_compact();
 	return pages;
 }
 
@@ -273,7 +273,7 @@ ulong Pool::compactable_pages()
  */
 bool Pool::auto_compact_due(SizeClass *c, bool *check_pool)
 {
-	ulong gain = can_compact(c);
+	ulong gain = c->can_compact();
 
 	if (gain >= ZSNG_AUTO_COMPACT_MIN_PAGES &&
 	    gain * ZSNG_AUTO_COMPACT_RATIO >= c->pages_allocated)

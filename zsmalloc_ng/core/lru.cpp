@@ -70,7 +70,7 @@ Zspage *Pool::lru_take()
 	l->node.del();
 	reclaiming_.add(&l->node);
 	l->reclaiming = true;
-	remove_zspage(c, l->zs);
+	c->remove(l->zs);
 	pages_reclaiming_ += l->zs->nr_pages;
 	return l->zs;
 }
@@ -91,7 +91,7 @@ long Pool::reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx)
 		bool freed;
 
 		zsng_svc_lock(lru_lock_);
-		slot = alloced_slot(c, zs, idx);
+		slot = c->alloced_slot(zs, idx);
 		l->evicting = slot;
 		l->evict_freed = false;
 		zsng_svc_unlock(lru_lock_);
@@ -124,7 +124,7 @@ long Pool::reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx)
 	} else {
 		/* A failed or refused eviction: the newest again, so not
 		 * the next one tried. */
-		insert_zspage(c, zs);
+		c->insert(zs);
 		lru_list_.add(&l->node);
 		ret = -ZSNG_EAGAIN;
 	}

@@ -38,15 +38,16 @@
  *
  * Where the rest is written down: the object layout in pool_internal.hpp,
  * allocation and mapping in pool.cpp, the fullness groups in groups.cpp
- * (the policies in policy.hpp), compaction in compaction.cpp, page
- * migration in migrate.cpp, statistics and the consistency checker in
- * stats.cpp.
+ * (the policies in policy.hpp), compaction and self-compaction in
+ * compaction.cpp, page migration in migrate.cpp, the LRU and reclaim in
+ * lru.cpp, statistics and the consistency checker in stats.cpp.
  *
  * Locks
  *
  * One spinlock per size class. It protects the class's lists and
  * counters, every field of its zspages' descriptors except mapcount, the
- * handle slots of its objects and their in-band headers. An object never
+ * handle slots of its objects and their in-band headers: what struct
+ * SizeClass's methods (pool_internal.hpp) touch, all called with it held. An object never
  * leaves its class (compaction moves it between zspages of the class), so
  * the class of a handle is known without a lock (HandleSlot::class_idx)
  * and free(), map() and write() take only that class's lock to read where
@@ -238,24 +239,13 @@ class Pool {
 	int migrate(Zspage *zs, void *src, void *dst, bool may_wait);
 	static void run_deferred(void *pool);
 	void free_deferred();
-	void insert_zspage(SizeClass *c, Zspage *zs);
-	void remove_zspage(SizeClass *c, Zspage *zs);
-	u32 fix_group(SizeClass *c, Zspage *zs);
-	Zspage *find_fullest(SizeClass *c);
-	Zspage *isolate_dst(SizeClass *c);
-	Zspage *isolate_src(SizeClass *c);
-	u32 putback(SizeClass *c, Zspage *zs);
 	void wait_unmapped(Zspage *zs);
 	Zspage *pin(HandleSlot *slot, u32 *idx);
 	void unpin(Zspage *zs);
 	ulong alloc_object(ulong size, u32 gfp, Zspage **pinned);
 	void write_pinned(Zspage *zs, u32 idx, const void *src, ulong len);
 
-	u32 obj_malloc(SizeClass *c, Zspage *zs, HandleSlot *slot);
-	void obj_free(SizeClass *c, Zspage *zs, u32 idx);
-	HandleSlot *alloced_slot(SizeClass *c, Zspage *zs, u32 idx);
 	void move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst);
-	ulong can_compact(SizeClass *c);
 
 	void lru_touch(Zspage *zs);
 	Zspage *lru_take();
