@@ -16,10 +16,25 @@ ifneq ($(KERNELRELEASE),)
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KERNELRELEASE)/build \
 			       /usr/src/linux-headers-$(KERNELRELEASE)))
 endif
-KDIR ?= $(shell KSERIES='$(KSERIES)' $(TOP)/kbuild/kernels kdir)
+ifeq ($(origin KDIR),undefined)
+KDIR := $(shell KSERIES='$(KSERIES)' $(TOP)/kbuild/kernels kdir)
+endif
+
+# The testing build: ZSNG_TESTING=1 adds the experiment harness, the
+# self-check at load and their debugfs files to zsmalloc_ng.ko (Kbuild).
+# make check, the VM runner and the experiment build it; the product
+# (make, make modules_install, DKMS) never does. Switching rebuilds what
+# differs: Kbuild sees the changed flags and object list.
+ZSNG_TESTING ?= 0
+ifneq ($(filter-out 0 1,$(ZSNG_TESTING)),)
+$(error ZSNG_TESTING=$(ZSNG_TESTING): 1 for the testing build, 0 (default) for the product)
+endif
+ifeq ($(ZSNG_TESTING)$(filter modules_install,$(MAKECMDGOALS)),1modules_install)
+$(error the testing build (ZSNG_TESTING=1) is never installed)
+endif
 
 # Module BTF needs a pahole that skips the C++ units (kbuild/pahole-c-only).
-KBUILD_ARGS := PAHOLE=$(TOP)/kbuild/pahole-c-only
+KBUILD_ARGS := PAHOLE=$(TOP)/kbuild/pahole-c-only ZSNG_TESTING=$(ZSNG_TESTING)
 
 DEPMOD ?= /sbin/depmod
 BUILD_LOG := $(TOP)/.cache/build.log
@@ -107,6 +122,7 @@ deb:
 help:
 	@echo 'zsmalloc_ng / zram_ng'
 	@echo '  make [modules]       build zsmalloc_ng.ko and zram_ng.ko (and the test-only zsng_ab.ko) against KDIR=$(KDIR)'
+	@echo '  make ZSNG_TESTING=1  the testing build: zsmalloc_ng.ko with the experiment and the self-check (never installed)'
 	@echo '  make modules_install install to /lib/modules/<release>/extra and depmod'
 	@echo '  make check           unit tests, build guard test, VM selftests; "N passed, N failed"'
 	@echo '  make unit            userspace build of the allocator core + GoogleTest'
@@ -126,9 +142,11 @@ help:
 	@echo '                       outside the tree: see scripts/vm-run --help)'
 	@echo '  make print-kdir      print the kernel build tree in use'
 	@echo '  make help            this list'
-	@echo 'Variables: KSERIES=6.1|6.12, KERNELRELEASE=, KDIR=, V=1 (kbuild/kernels list: the installed kernels)'
+	@echo 'Variables: KSERIES=6.1|6.12, KERNELRELEASE=, KDIR=, ZSNG_TESTING=0|1, V=1 (kbuild/kernels list: the installed kernels)'
 
 print-kdir:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
+		{ echo "no kernel build tree: make deps, or set KDIR=" >&2; exit 1; }
 	@echo $(KDIR)
 
 # Reliability (Documentation/reliability.rst). "make soak DURATION=600"

@@ -401,7 +401,7 @@ int zram_ng_slots_init(struct zram_ng *zram, u64 disksize,
 	if (!zram->table)
 		return -ENOMEM;
 
-	zram->mem_pool = zsng_create_pool_flags(zram->disk->disk_name,
+	zram->mem_pool = zsng_create_pool_extra(zram->disk->disk_name,
 						zram->policy, pool_flags);
 	if (!zram->mem_pool) {
 		ret = -ENOMEM;

@@ -19,7 +19,7 @@ if [ ! -d "$D" ]; then
 	ktap_skip "the DKMS-built modules load" "no $D (scripts/tests/test-deb keeps them)"
 	ktap_finish
 fi
-ktap_plan 6
+ktap_plan 7
 
 ko() { ls "$D/$1".ko* 2>/dev/null | head -n 1; }
 rmmod zram_ng 2>/dev/null
@@ -36,6 +36,11 @@ ktap_result "insmod the DKMS zram_ng" insmod "$(ko zram_ng)"
 ktap_result "the loaded zram_ng is that file (srcversion, version)" assert_eq \
 	"$(modinfo -F srcversion "$(ko zram_ng)") $(modinfo -F version "$(ko zram_ng)")" \
 	"$(cat /sys/module/zram_ng/srcversion) $(cat /sys/module/zram_ng/version)"
+# The package ships the product: no self-check, no experiment files.
+ktap_result "the DKMS zsmalloc_ng is the product build (no selftest_result, no experiment)" \
+	sh -c '! [ -e /sys/module/zsmalloc_ng/parameters/selftest_result ] &&
+	       ! [ -e /sys/kernel/debug/zsmalloc_ng/experiment ] &&
+	       ! [ -e /sys/kernel/debug/zsmalloc_ng/scenarios ]'
 ktap_result "a device on them" sh -c "echo 16M > /sys/block/zram_ng0/disksize"
 head -c 4194304 /dev/urandom >/tmp/dkms-data
 ktap_result "stores and returns 4 MiB" sh -c \

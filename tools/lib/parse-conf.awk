@@ -187,7 +187,7 @@ BEGIN {
 	# PATH_MAX: no line of a valid file is longer
 	MAXLINE = 4096
 	# zram_ng's device numbers, 0 to ZRAM_NG_MAX_DEVICES - 1
-	# (zram_ng/zram_ng_drv.c)
+	# (zram_ng/main.c)
 	MAXDEV = 1024
 	# Not mounted over: these, and anything below the ones in SYSTEM_TREE
 	# (zram_ng.conf(5) and the admin guide list them)

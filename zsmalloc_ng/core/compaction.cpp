@@ -27,6 +27,19 @@
  * writers hold the class lock and store them with set_once()), so it may
  * see one a moment older than the other; the result is clamped at 0 and
  * is a hint either way.
+ *
+ * Self-compaction (ZSNG_POOL_AUTO_COMPACT)
+ *
+ * After a free, if the object's class has at least
+ * ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain (16: two 8-page zspages, 64
+ * KiB) and at least 1/ZSNG_AUTO_COMPACT_RATIO (1/8) of its pages, a work
+ * item compacts the pool. The minimum keeps a small pool from compacting
+ * for a page's gain; the ratio bounds the waste to an eighth of a class
+ * plus the minimum, and keeps the cost in proportion: a class must lose
+ * another eighth of its objects before it is compacted again, so the
+ * objects moved are at most about 8x those freed (in practice far fewer:
+ * the emptiest sources go first). The kernel's shrinker still compacts
+ * under memory pressure whatever the threshold says.
  */
 #include "pool_internal.hpp"
 
@@ -40,14 +53,14 @@ namespace zsng
  * no long zspage may be holes in the one long zspage compaction would
  * fill, and freeing them gains nothing.
  */
-ulong Pool::can_compact(SizeClass *c)
+ulong SizeClass::can_compact() const
 {
-	ulong zspages = read_once(c->zspages);
-	ulong allocated = read_once(c->objs_allocated);
-	ulong used = read_once(c->obj_used);
-	bool has_long = allocated > zspages * c->short_objs;
-	u32 objs = has_long ? c->objs_per_zspage : c->short_objs;
-	u32 pages = has_long ? c->pages_per_zspage : c->short_pages;
+	ulong nr_zspages = read_once(zspages);
+	ulong allocated = read_once(objs_allocated);
+	ulong used = read_once(obj_used);
+	bool has_long = allocated > nr_zspages * short_objs;
+	u32 objs = has_long ? objs_per_zspage : short_objs;
+	u32 pages = has_long ? pages_per_zspage : short_pages;
 
 	if (allocated <= used)
 		return 0;
@@ -83,12 +96,12 @@ static void object_copy(const SizeClass *c, Zspage *dst, u32 didx, Zspage *src,
 
 void Pool::move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst)
 {
-	HandleSlot *slot = alloced_slot(c, src, idx);
-	u32 didx = obj_malloc(c, dst, slot);
+	HandleSlot *slot = c->alloced_slot(src, idx);
+	u32 didx = c->obj_malloc(dst, slot);
 
 	/* The header travels too: it already names the same slot. */
 	object_copy(c, dst, didx, src, idx);
-	obj_free(c, src, idx);
+	c->obj_free(src, idx);
 	c->objs_moved++;
 	add_relaxed(objs_moved_, 1);
 }
@@ -98,7 +111,7 @@ ulong Pool::release_src(SizeClass *c, Zspage *src, ListNode *release)
 {
 	u32 pages = src->nr_pages;
 
-	if (putback(c, src) != 0)
+	if (c->putback(src) != 0)
 		return 0;
 	free_zspage(c, src, release);
 	return pages;
@@ -122,33 +135,33 @@ ulong Pool::compact_reworked(SizeClass *c, ListNode *release)
 	Zspage *dst = nullptr;
 	ulong freed = 0;
 
-	while (can_compact(c)) {
+	while (c->can_compact()) {
 		Zspage *src;
 
 		if (!dst) {
-			dst = isolate_dst(c);
+			dst = c->isolate_dst();
 			if (!dst)
 				break;
 		}
-		src = isolate_src(c);
+		src = c->isolate_src();
 		if (!src)
 			break;
 		wait_unmapped(src);
 		for (u32 idx = 0; src->inuse && dst->inuse < dst->nr_objs;
 		     idx++) {
-			if (alloced_slot(c, src, idx))
+			if (c->alloced_slot(src, idx))
 				move_object(c, src, idx, dst);
 		}
 		freed += release_src(c, src, release);
 		if (dst->inuse == dst->nr_objs ||
 		    zsng_svc_lock_contended(c->lock)) {
-			putback(c, dst);
+			c->putback(dst);
 			dst = nullptr;
 			yield_lock(c, release);
 		}
 	}
 	if (dst)
-		putback(c, dst);
+		c->putback(dst);
 	return freed;
 }
 
@@ -158,17 +171,17 @@ ulong Pool::compact_legacy(SizeClass *c, ListNode *release)
 	Zspage *src, *dst = nullptr;
 	ulong freed = 0;
 
-	while ((src = isolate_src(c))) {
+	while ((src = c->isolate_src())) {
 		u32 cursor = 0;
 
 		wait_unmapped(src);
-		if (!can_compact(c))
+		if (!c->can_compact())
 			break;
-		while ((dst = isolate_dst(c))) {
+		while ((dst = c->isolate_dst())) {
 			bool exhausted = true;
 
 			for (; cursor < src->nr_objs; cursor++) {
-				if (!alloced_slot(c, src, cursor))
+				if (!c->alloced_slot(src, cursor))
 					continue;
 				if (dst->inuse == dst->nr_objs) {
 					exhausted = false;
@@ -178,21 +191,21 @@ ulong Pool::compact_legacy(SizeClass *c, ListNode *release)
 			}
 			if (exhausted)
 				break;
-			putback(c, dst);
+			c->putback(dst);
 			dst = nullptr;
 			if (zsng_svc_lock_contended(c->lock))
 				break;
 		}
 		if (!dst)
 			break;
-		putback(c, dst);
+		c->putback(dst);
 		dst = nullptr;
 		freed += release_src(c, src, release);
 		src = nullptr;
 		yield_lock(c, release);
 	}
 	if (src)
-		putback(c, src);
+		c->putback(src);
 	return freed;
 }
 
@@ -244,8 +257,59 @@ ulong Pool::compactable_pages()
 	ulong pages = 0;
 
 	for (u32 i = 0; i < nr_classes_; i++)
-		pages += can_compact(&classes_[i]);
+		pages += classes_[i].can_compact();
 	return pages;
+}
+
+/*
+ * Class lock held, after a free from class @c: due when the class alone
+ * has ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain and 1/RATIO of its pages.
+ * Every ZSNG_AUTO_COMPACT_CHECK_FREES frees of a class it also asks for
+ * the pool-wide check (*@check_pool), which the caller makes after the
+ * unlock: a small pool spreads over many classes of a few pages each, none
+ * of which reaches the minimum, while together they hold far more than
+ * the stock zsmalloc, whose short zspages empty more often under random
+ * frees (Documentation/benchmarks.rst, "A small, fragmented pool").
+ */
+bool Pool::auto_compact_due(SizeClass *c, bool *check_pool)
+{
+	ulong gain = c->can_compact();
+
+	if (gain >= ZSNG_AUTO_COMPACT_MIN_PAGES &&
+	    gain * ZSNG_AUTO_COMPACT_RATIO >= c->pages_allocated)
+		return true;
+	if (++c->frees_unchecked >= ZSNG_AUTO_COMPACT_CHECK_FREES) {
+		c->frees_unchecked = 0;
+		*check_pool = true;
+	}
+	return false;
+}
+
+/*
+ * No lock: the shrinker's lockless count over every class (a few hundred
+ * relaxed loads) against the pool's pages. Due at 1/RATIO of the pool and
+ * at least ZSNG_AUTO_COMPACT_POOL_MIN_PAGES.
+ */
+bool Pool::auto_compact_pool_due()
+{
+	ulong gain = compactable_pages();
+
+	return gain >= ZSNG_AUTO_COMPACT_POOL_MIN_PAGES &&
+	       gain * ZSNG_AUTO_COMPACT_RATIO >= read_once(pages_used_);
+}
+
+void Pool::settle()
+{
+	if (compact_work_)
+		zsng_svc_work_flush(compact_work_);
+}
+
+void Pool::run_auto_compact(void *arg)
+{
+	Pool *pool = static_cast<Pool *>(arg);
+
+	add_relaxed(pool->auto_compactions_, 1);
+	pool->compact();
 }
 
 } // namespace zsng

@@ -32,6 +32,7 @@ bool init_class_groups(SizeClass *c, const ClassGeometry &geo, Policy policy)
 	c->pages_per_zspage = geo.pages_per_zspage;
 	c->objs_per_zspage = objs;
 	c->huge = geo.huge;
+	c->legacy_order = uses_legacy_groups(policy);
 	c->short_pages = geo.short_pages;
 	c->short_objs = geo.short_objs;
 	c->long_after = geo.long_after;
@@ -70,16 +71,16 @@ void free_class_groups(SizeClass *c)
 	c->groups = nullptr;
 }
 
-void Pool::insert_zspage(SizeClass *c, Zspage *zs)
+void SizeClass::insert(Zspage *zs)
 {
-	GroupOf g = group_of_zspage(c, zs);
-	ListNode *head = &c->groups[g.group];
+	GroupOf g = group_of_zspage(this, zs);
+	ListNode *head = &groups[g.group];
 
 	/*
 	 * 6.1's "inuse optimisation": a zspage with fewer objects than the
 	 * head goes second, so the head stays the fullest for allocation.
 	 */
-	if (uses_legacy_groups(policy_) && !head->empty() &&
+	if (legacy_order && !head->empty() &&
 	    zs->inuse < zspage_of(head->next)->inuse)
 		head->next->add(&zs->list);
 	else
@@ -87,72 +88,72 @@ void Pool::insert_zspage(SizeClass *c, Zspage *zs)
 	zs->group = g.group;
 	zs->shown = g.shown;
 	zs->isolated = false;
-	Bitmap::set(c->nonempty, g.group);
-	c->group_count[zs->shown]++;
+	Bitmap::set(nonempty, g.group);
+	group_count[zs->shown]++;
 }
 
-void Pool::remove_zspage(SizeClass *c, Zspage *zs)
+void SizeClass::remove(Zspage *zs)
 {
 	zs->list.del();
-	if (c->groups[zs->group].empty())
-		Bitmap::clear(c->nonempty, zs->group);
-	c->group_count[zs->shown]--;
+	if (groups[zs->group].empty())
+		Bitmap::clear(nonempty, zs->group);
+	group_count[zs->shown]--;
 }
 
 /*
  * Called after zs->inuse changed. Moves a listed zspage to the list its new
  * in-use count calls for; returns its group.
  */
-u32 Pool::fix_group(SizeClass *c, Zspage *zs)
+u32 SizeClass::fix_group(Zspage *zs)
 {
-	GroupOf g = group_of_zspage(c, zs);
+	GroupOf g = group_of_zspage(this, zs);
 
 	if (!zs->isolated && (g.group != zs->group || g.shown != zs->shown)) {
-		remove_zspage(c, zs);
-		insert_zspage(c, zs);
+		remove(zs);
+		insert(zs);
 	}
 	return g.group;
 }
 
 /* The fullest zspage that is neither empty nor full, still listed. */
-Zspage *Pool::find_fullest(SizeClass *c)
+Zspage *SizeClass::find_fullest()
 {
-	int g = Bitmap::find_last(c->nonempty, 1, c->nr_groups - 2);
+	int g = Bitmap::find_last(nonempty, 1, nr_groups - 2);
 
-	return g < 0 ? nullptr : zspage_of(c->groups[g].next);
+	return g < 0 ? nullptr : zspage_of(groups[g].next);
 }
 
-Zspage *Pool::isolate_dst(SizeClass *c)
+Zspage *SizeClass::isolate_dst()
 {
-	Zspage *zs = find_fullest(c);
+	Zspage *zs = find_fullest();
 
 	if (zs) {
-		remove_zspage(c, zs);
+		remove(zs);
 		zs->isolated = true;
 	}
 	return zs;
 }
 
-Zspage *Pool::isolate_src(SizeClass *c)
+Zspage *SizeClass::isolate_src()
 {
-	int g = Bitmap::find_first(c->nonempty, 1, c->nr_groups - 2);
+	int g = Bitmap::find_first(nonempty, 1, nr_groups - 2);
 	Zspage *zs;
 
 	if (g < 0)
 		return nullptr;
-	zs = zspage_of(c->groups[g].next);
-	remove_zspage(c, zs);
+	zs = zspage_of(groups[g].next);
+	remove(zs);
 	zs->isolated = true;
 	return zs;
 }
 
 /* Lists an isolated zspage again; returns its group (0: empty, free it). */
-u32 Pool::putback(SizeClass *c, Zspage *zs)
+u32 SizeClass::putback(Zspage *zs)
 {
-	u32 g = group_of_zspage(c, zs).group;
+	u32 g = group_of_zspage(this, zs).group;
 
 	if (g != 0)
-		insert_zspage(c, zs);
+		insert(zs);
 	return g;
 }
 

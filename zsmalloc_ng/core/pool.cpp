@@ -167,12 +167,12 @@ void Pool::destroy()
 				/* Free the leaked handles too: nothing else will. */
 				for (u32 idx = 0; idx < zs->nr_objs; idx++) {
 					HandleSlot *slot =
-						alloced_slot(c, zs, idx);
+						c->alloced_slot(zs, idx);
 
 					if (slot)
 						zsng_svc_slot_free(slot);
 				}
-				remove_zspage(c, zs);
+				c->remove(zs);
 				set_once(c->obj_used, c->obj_used - zs->inuse);
 				/* Leaked by the user, already reported: not a bug here. */
 				zs->inuse = 0;
@@ -241,8 +241,8 @@ Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 	}
 	zs->list.init();
 	if (lru_) {
-		lru_link(c, zs)->node.init();
-		lru_link(c, zs)->zs = zs;
+		lru_link(zs)->node.init();
+		lru_link(zs)->zs = zs;
 	}
 	zs->freeobj = 0;
 	zs->class_idx = (u16)(c - classes_);
@@ -274,7 +274,7 @@ void Pool::free_zspage(SizeClass *c, Zspage *zs, ListNode *release)
 	set_once(c->objs_allocated, c->objs_allocated - zs->nr_objs);
 	set_once(c->pages_allocated, c->pages_allocated - zs->nr_pages);
 	if (lru_)
-		lru_link(c, zs)->node.del();
+		lru_link(zs)->node.del();
 	if (movable_) {
 		for (u32 i = 0; i < zs->nr_pages; i++) {
 			if (zsng_svc_page_trylock(zs->pages[i]))
@@ -347,44 +347,44 @@ void Pool::free_desc(Zspage *zs)
 
 /* ---- objects ------------------------------------------------------------ */
 
-u32 Pool::obj_malloc(SizeClass *c, Zspage *zs, HandleSlot *slot)
+u32 SizeClass::obj_malloc(Zspage *zs, HandleSlot *slot)
 {
 	u32 idx = zs->freeobj;
 
-	if (c->huge) {
+	if (huge) {
 		zs->huge_slot = slot;
 	} else {
-		ulong *hdr = obj_header(c, zs, idx);
+		ulong *hdr = obj_header(this, zs, idx);
 
 		zs->freeobj = (u32)(*hdr >> 1);
 		*hdr = reinterpret_cast<ulong>(slot) | kAllocatedTag;
 	}
 	zs->inuse++;
-	set_once(c->obj_used, c->obj_used + 1);
+	set_once(obj_used, obj_used + 1);
 	slot->zspage = zs;
 	slot->idx = idx;
 	return idx;
 }
 
-void Pool::obj_free(SizeClass *c, Zspage *zs, u32 idx)
+void SizeClass::obj_free(Zspage *zs, u32 idx)
 {
-	if (c->huge) {
+	if (huge) {
 		zs->huge_slot = nullptr;
 	} else {
-		*obj_header(c, zs, idx) = (ulong)zs->freeobj << 1;
+		*obj_header(this, zs, idx) = (ulong)zs->freeobj << 1;
 		zs->freeobj = idx;
 	}
 	zs->inuse--;
-	set_once(c->obj_used, c->obj_used - 1);
+	set_once(obj_used, obj_used - 1);
 }
 
-HandleSlot *Pool::alloced_slot(SizeClass *c, Zspage *zs, u32 idx)
+HandleSlot *SizeClass::alloced_slot(Zspage *zs, u32 idx) const
 {
 	ulong hdr;
 
-	if (c->huge)
+	if (huge)
 		return idx == 0 ? zs->huge_slot : nullptr;
-	hdr = *obj_header(c, zs, idx);
+	hdr = *obj_header(this, zs, idx);
 	if (!(hdr & kAllocatedTag))
 		return nullptr;
 	return reinterpret_cast<HandleSlot *>(hdr & ~kAllocatedTag);
@@ -414,12 +414,12 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	if (pinned)
 		zsng_svc_map_begin();
 	zsng_svc_lock(c->lock);
-	zs = find_fullest(c);
+	zs = c->find_fullest();
 	if (zs) {
-		obj_malloc(c, zs, slot);
-		fix_group(c, zs);
+		c->obj_malloc(zs, slot);
+		c->fix_group(zs);
 		if (lru_)
-			lru_touch(c, zs);
+			lru_touch(zs);
 		goto out;
 	}
 	zsng_svc_unlock(c->lock);
@@ -436,14 +436,14 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	if (pinned)
 		zsng_svc_map_begin();
 	zsng_svc_lock(c->lock);
-	obj_malloc(c, zs, slot);
-	insert_zspage(c, zs);
+	c->obj_malloc(zs, slot);
+	c->insert(zs);
 	set_once(c->zspages, c->zspages + 1);
 	set_once(c->objs_allocated, c->objs_allocated + zs->nr_objs);
 	set_once(c->pages_allocated, c->pages_allocated + zs->nr_pages);
 	add_relaxed(pages_used_, zs->nr_pages);
 	if (lru_)
-		lru_touch(c, zs);
+		lru_touch(zs);
 out:
 	if (pinned) {
 		__atomic_fetch_add(&zs->mapcount, 1, __ATOMIC_ACQUIRE);
@@ -472,19 +472,19 @@ void Pool::free(ulong handle)
 	c = &classes_[slot->class_idx];
 	zsng_svc_lock(c->lock);
 	zs = slot->zspage;
-	obj_free(c, zs, slot->idx);
-	if (lru_ && lru_link(c, zs)->reclaiming) {
-		/* reclaim.cpp: the bytes and an evicted handle stay. */
-		LruLink *l = lru_link(c, zs);
+	c->obj_free(zs, slot->idx);
+	if (lru_ && lru_link(zs)->reclaiming) {
+		/* lru.cpp: the bytes and an evicted handle stay. */
+		LruLink *l = lru_link(zs);
 
 		keep_slot = l->evicting == slot;
 		if (keep_slot)
 			l->evict_freed = true;
 	} else if (zs->inuse == 0) {
-		remove_zspage(c, zs);
+		c->remove(zs);
 		free_zspage(c, zs, &release);
 	} else {
-		fix_group(c, zs);
+		c->fix_group(zs);
 		if (auto_compact_)
 			compact = auto_compact_due(c, &check_pool);
 	}

@@ -38,15 +38,16 @@
  *
  * Where the rest is written down: the object layout in pool_internal.hpp,
  * allocation and mapping in pool.cpp, the fullness groups in groups.cpp
- * (the policies in policy.hpp), compaction in compaction.cpp, page
- * migration in migrate.cpp, statistics and the consistency checker in
- * stats.cpp.
+ * (the policies in policy.hpp), compaction and self-compaction in
+ * compaction.cpp, page migration in migrate.cpp, the LRU and reclaim in
+ * lru.cpp, statistics and the consistency checker in stats.cpp.
  *
  * Locks
  *
  * One spinlock per size class. It protects the class's lists and
  * counters, every field of its zspages' descriptors except mapcount, the
- * handle slots of its objects and their in-band headers. An object never
+ * handle slots of its objects and their in-band headers: what struct
+ * SizeClass's methods (pool_internal.hpp) touch, all called with it held. An object never
  * leaves its class (compaction moves it between zspages of the class), so
  * the class of a handle is known without a lock (HandleSlot::class_idx)
  * and free(), map() and write() take only that class's lock to read where
@@ -73,7 +74,7 @@
  *
  *   deferred lock   a movable pool's deferred list and its counts
  *                   (migrate.cpp): a leaf.
- *   LRU lock        a reclaiming pool (ZSNG_POOL_LRU, reclaim.cpp) orders
+ *   LRU lock        a reclaiming pool (ZSNG_POOL_LRU, lru.cpp) orders
  *                   zspages of every class in one list, and reclaim goes
  *                   from the list to a zspage's class. Such a pool uses
  *                   its LRU lock as every class's lock: one lock, as
@@ -214,7 +215,7 @@ class Pool {
 	}
 
 	/*
-	 * Reclaim (ZSNG_POOL_LRU; reclaim.cpp): evicts the objects of the
+	 * Reclaim (ZSNG_POOL_LRU; lru.cpp): evicts the objects of the
 	 * least recently allocated zspage through @evict, which must free
 	 * each handle it succeeds on. Returns the pages freed, -ZSNG_EAGAIN
 	 * when kReclaimTries zspages kept objects, -ZSNG_EINVAL for a pool
@@ -238,26 +239,15 @@ class Pool {
 	int migrate(Zspage *zs, void *src, void *dst, bool may_wait);
 	static void run_deferred(void *pool);
 	void free_deferred();
-	void insert_zspage(SizeClass *c, Zspage *zs);
-	void remove_zspage(SizeClass *c, Zspage *zs);
-	u32 fix_group(SizeClass *c, Zspage *zs);
-	Zspage *find_fullest(SizeClass *c);
-	Zspage *isolate_dst(SizeClass *c);
-	Zspage *isolate_src(SizeClass *c);
-	u32 putback(SizeClass *c, Zspage *zs);
 	void wait_unmapped(Zspage *zs);
 	Zspage *pin(HandleSlot *slot, u32 *idx);
 	void unpin(Zspage *zs);
 	ulong alloc_object(ulong size, u32 gfp, Zspage **pinned);
 	void write_pinned(Zspage *zs, u32 idx, const void *src, ulong len);
 
-	u32 obj_malloc(SizeClass *c, Zspage *zs, HandleSlot *slot);
-	void obj_free(SizeClass *c, Zspage *zs, u32 idx);
-	HandleSlot *alloced_slot(SizeClass *c, Zspage *zs, u32 idx);
 	void move_object(SizeClass *c, Zspage *src, u32 idx, Zspage *dst);
-	ulong can_compact(SizeClass *c);
 
-	void lru_touch(SizeClass *c, Zspage *zs);
+	void lru_touch(Zspage *zs);
 	Zspage *lru_take();
 	long reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx);
 	bool auto_compact_due(SizeClass *c, bool *check_pool);
@@ -299,8 +289,9 @@ class Pool {
 	ulong pages_migrated_ = 0; /* atomic */
 	ulong migrate_refused_ = 0; /* atomic */
 	/*
-	 * Reclaim and self-compaction (reclaim.cpp); the LRU, the reclaiming
-	 * list and the counts under lru_lock_, which is every class's lock.
+	 * Reclaim (lru.cpp) and self-compaction (compaction.cpp); the LRU, the
+	 * reclaiming list and the counts under lru_lock_, which is every
+	 * class's lock.
 	 */
 	u32 flags_ = 0;
 	bool lru_ = false;

@@ -4,11 +4,10 @@
  *
  *   pool.cpp        life cycle, zspages, objects, map/unmap/write/store
  *   groups.cpp      fullness groups: lists, the in-use -> group table
- *   compaction.cpp  the two compaction loops
+ *   compaction.cpp  the two compaction loops, self-compaction
  *   stats.cpp       statistics and the consistency checker
  *   migrate.cpp     page migration and the deferred free of movable pages
- *   reclaim.cpp     the LRU, reclaim through an evict callback, and
- *                   self-compaction
+ *   lru.cpp         the LRU and reclaim through an evict callback
  *
  * Object layout inside a zspage: object i starts at byte i * size of the
  * chain. Its first 8 bytes are the header:
@@ -47,8 +46,39 @@ struct GroupOf {
  */
 constexpr ulong kCacheLine = 64;
 
+/*
+ * A size class: its geometry, its group lists and counters, and what may
+ * be done to them, all under its lock (the methods below; pool.hpp,
+ * "Locks"). Only the shrinker's count, can_compact(), reads without it.
+ * The pool decides when to take the lock, which class, and what to do
+ * with a zspage that became empty; the class keeps its lists straight.
+ */
 struct SizeClass {
-	/* The class lock, or the pool's LRU lock (reclaim.cpp). */
+	/* groups.cpp: list @zs where its in-use count puts it (not isolated) */
+	void insert(Zspage *zs);
+	/* ... and unlist it */
+	void remove(Zspage *zs);
+	/* after zs->inuse changed: relist a listed @zs; returns its group */
+	u32 fix_group(Zspage *zs);
+	/* the fullest zspage neither empty nor full, still listed, or nullptr */
+	Zspage *find_fullest();
+	/* compaction's destination (the fullest) and source (the emptiest),
+	 * taken off their lists and marked isolated, or nullptr */
+	Zspage *isolate_dst();
+	Zspage *isolate_src();
+	/* lists an isolated zspage again; returns its group (0: empty, free it) */
+	u32 putback(Zspage *zs);
+
+	/* pool.cpp: objects; obj_malloc() returns the index it took */
+	u32 obj_malloc(Zspage *zs, HandleSlot *slot);
+	void obj_free(Zspage *zs, u32 idx);
+	/* the handle slot of object @idx, or nullptr if it is free */
+	HandleSlot *alloced_slot(Zspage *zs, u32 idx) const;
+
+	/* compaction.cpp: pages compaction could free; also without the lock */
+	ulong can_compact() const;
+
+	/* The class lock, or the pool's LRU lock (lru.cpp). */
 	alignas(kCacheLine) void *lock;
 	u32 size;
 	u32 pages_per_zspage; /* the long geometry */
@@ -58,6 +88,7 @@ struct SizeClass {
 	ulong long_after; /* objects in use before zspages are long */
 	u32 nr_groups;
 	bool huge;
+	bool legacy_order; /* 6.1's "inuse optimisation" in insert() */
 	u16 frees_unchecked; /* auto-compaction: frees since the pool check */
 	/* One allocation (init_class_groups()), starting at groups: */
 	ListNode *groups; /* nr_groups list heads */
@@ -98,7 +129,7 @@ static_assert(sizeof(Zspage) == ZSNG_ZSPAGE_HEAD_BYTES);
 
 /*
  * An LRU pool's zspages carry this after their page addresses (pools
- * without ZSNG_POOL_LRU do not allocate it); reclaim.cpp. Under the lock.
+ * without ZSNG_POOL_LRU do not allocate it); lru.cpp. Under the lock.
  */
 struct LruLink {
 	ListNode node; /* the pool's LRU list; self-linked while reclaiming */
@@ -107,9 +138,8 @@ struct LruLink {
 	bool evict_freed; /* ... freed meanwhile: reclaim gives the slot back */
 	bool reclaiming; /* on no list: free() leaves the zspage alone */
 };
-inline LruLink *lru_link(const SizeClass *c, Zspage *zs)
+inline LruLink *lru_link(Zspage *zs)
 {
-	(void)c;
 	return reinterpret_cast<LruLink *>(&zs->pages[zs->nr_pages]);
 }
 inline LruLink *lru_link_of(ListNode *n)

@@ -38,7 +38,7 @@ void Pool::class_stats(u32 idx, ClassStats *out)
 	out->obj_allocated = c->objs_allocated;
 	out->obj_used = c->obj_used;
 	out->pages_used = c->pages_allocated;
-	out->freeable = can_compact(c);
+	out->freeable = c->can_compact();
 	out->objs_moved = c->objs_moved;
 	out->pages_compacted = c->pages_compacted;
 	zsng_svc_unlock(c->lock);
@@ -139,7 +139,7 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 			CHECK(zs->inuse > 0 && zs->inuse <= zs->nr_objs);
 			CHECK(zs->class_idx == i);
 			for (u32 idx = 0; idx < zs->nr_objs; idx++) {
-				HandleSlot *s = alloced_slot(c, zs, idx);
+				HandleSlot *s = c->alloced_slot(zs, idx);
 
 				if (!s)
 					continue;
@@ -152,7 +152,7 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 				for (u32 f = zs->freeobj; f != kNoObj;
 				     f = (u32)(*obj_header(c, zs, f) >> 1)) {
 					CHECK(f < zs->nr_objs);
-					CHECK(!alloced_slot(c, zs, f));
+					CHECK(!c->alloced_slot(zs, f));
 					CHECK(++free_len <= zs->nr_objs);
 				}
 				CHECK(free_len + alloced == zs->nr_objs);
@@ -166,7 +166,7 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 	}
 	t->lru_listed += zspages;
 	/*
-	 * Reclaim holds zspages on no group list (reclaim.cpp); only an LRU
+	 * Reclaim holds zspages on no group list (lru.cpp); only an LRU
 	 * pool has any, and its class lock is the LRU lock.
 	 */
 	for (ListNode *p = reclaiming_.next; p != &reclaiming_; p = p->next) {
@@ -174,7 +174,7 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 
 		if (zs->class_idx != i)
 			continue;
-		CHECK(lru_link(c, zs)->reclaiming);
+		CHECK(lru_link(zs)->reclaiming);
 		zspages++;
 		used += zs->inuse;
 		objs += zs->nr_objs;

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The service layer: the only door between the portable C++ allocator core
- * and its environment. The kernel implements it in zsmalloc_ng/kernel/svc.c
- * over the page allocator, spinlocks and per-CPU buffers; the userspace build
- * implements it in zsmalloc_ng/user/svc_user.cpp over aligned_alloc() and
- * pthreads, with deterministic allocation-failure injection.
+ * and its environment. The kernel implements it in zsmalloc_ng/kernel/:
+ * svc.c (pages, slabs, locks, log), movable.c (movable pages), work.c
+ * (deferred work), map_area.c (per-CPU map areas) and params.c (the chain
+ * length parameter), every allocation asking fault_inject.c first; the
+ * userspace build in zsmalloc_ng/user/svc_user.cpp and movable_user.cpp over
+ * aligned_alloc() and pthreads, with deterministic allocation-failure
+ * injection.
  *
  * Plain C, no kernel or libc header, so both C and C++ include it; the
  * errno values and limits it shares with the kernel API are in
- * zsmalloc_ng_abi.h. Each
- * function is small and obvious; none may fail except the allocators, which
- * return NULL.
+ * zsmalloc_ng_abi.h. Each function is small and obvious; none may fail
+ * except those that allocate (*_alloc, *_create), which return NULL.
  */
 #ifndef ZSNG_SVC_H
 #define ZSNG_SVC_H
@@ -90,7 +92,10 @@ void zsng_svc_slot_free(void *slot);
 void *zsng_svc_desc_alloc(unsigned int pages, unsigned int gfp);
 void zsng_svc_desc_free(void *desc, unsigned int pages);
 
-/* The pool lock: a spinlock; contended() tells compaction to yield. */
+/*
+ * The core's locks (a class lock each, a pool's deferred and LRU locks:
+ * core/pool.hpp), spinlocks; contended() tells compaction to yield.
+ */
 void *zsng_svc_lock_create(void);
 void zsng_svc_lock_destroy(void *lock);
 void zsng_svc_lock(void *lock);

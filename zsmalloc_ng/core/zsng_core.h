@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The C face of the C++ allocator core: what the kernel glue
- * (zsmalloc_ng/kernel/) and the userspace tests call. Plain C types only;
- * the enums, statistics and limits are zsmalloc_ng_abi.h's.
+ * The C face of the C++ allocator core (core/capi.cpp, and migrate.cpp's
+ * two callbacks): what the kernel glue (zsmalloc_ng/kernel/), the
+ * experiment (zsmalloc_ng/experiment/, which has its own header), the
+ * userspace tests and the fuzzer call. Plain C types only; the enums,
+ * statistics and limits are zsmalloc_ng_abi.h's.
  */
 #ifndef ZSNG_CORE_H
 #define ZSNG_CORE_H
@@ -65,12 +67,12 @@ int zsng_core_page_isolate(void *owner);
 int zsng_core_page_migrate(void *owner, void *src, void *dst, int may_wait);
 
 /*
- * Reclaim of an ZSNG_POOL_LRU pool (core/reclaim.cpp): the objects of the
+ * Reclaim of an ZSNG_POOL_LRU pool (core/lru.cpp): the objects of the
  * least recently allocated zspage go to @evict, which writes one back and
  * frees its handle, returning 0, or fails with a negative errno. Called
- * without the pool lock, so it may sleep and free handles. Returns the
- * pages freed, -ZSNG_EAGAIN if 8 zspages kept objects, -ZSNG_EINVAL with
- * nothing to reclaim or no LRU.
+ * with no lock of the pool held, so it may sleep and free handles. Returns
+ * the pages freed, -ZSNG_EAGAIN if kReclaimTries (8) zspages kept objects,
+ * -ZSNG_EINVAL with nothing to reclaim or no LRU.
  */
 typedef int (*zsng_evict_fn)(void *ctx, unsigned long handle);
 long zsng_core_reclaim(struct zsng_core_pool *pool, zsng_evict_fn evict,
@@ -78,21 +80,6 @@ long zsng_core_reclaim(struct zsng_core_pool *pool, zsng_evict_fn evict,
 
 const char *zsng_core_policy_name(int policy);	/* NULL if unknown */
 int zsng_core_policy_from_name(const char *name);	/* -1 if unknown */
-
-/*
- * Deterministic scenarios and the fragmentation experiment (experiment/),
- * run identically in the kernel and in userspace. Each result line goes to
- * @emit; the return value is 0 or a negative errno.
- */
-typedef void (*zsng_emit_fn)(void *ctx, const char *line);
-/* The experiment's zspages_per_class; outside, it returns -EINVAL. */
-#define ZSNG_EXPERIMENT_MIN_ZSPAGES 2
-#define ZSNG_EXPERIMENT_MAX_ZSPAGES 4096
-int zsng_core_run_scenarios(zsng_emit_fn emit, void *ctx);
-int zsng_core_run_experiment(const char *pattern, int policy,
-			     unsigned long seed, unsigned int zspages_per_class,
-			     zsng_emit_fn emit, void *ctx);
-int zsng_core_selfcheck(void);
 
 #ifdef __cplusplus
 }

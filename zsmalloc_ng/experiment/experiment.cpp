@@ -11,6 +11,7 @@
  * is built, measured and torn down on its own to bound memory.
  */
 #include "zsng_core.h"
+#include "zsng_experiment.h"
 #include "workload.hpp"
 
 using namespace zsng;
@@ -214,10 +215,10 @@ int count_classes(Policy policy, u32 *nr_classes)
 
 } // namespace
 
-extern "C" int zsng_core_run_experiment(const char *pattern, int policy,
-					unsigned long seed,
-					unsigned int zspages_per_class,
-					zsng_emit_fn emit, void *ctx)
+extern "C" int zsng_experiment_run(const char *pattern, int policy,
+				   unsigned long seed,
+				   unsigned int zspages_per_class,
+				   zsng_emit_fn emit, void *ctx)
 {
 	Run run = {};
 	u32 nr_classes = 0;

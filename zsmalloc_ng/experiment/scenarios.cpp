@@ -5,6 +5,7 @@
  * out by hand; the VM selftests compare the kernel's lines with these.
  */
 #include "zsng_core.h"
+#include "zsng_experiment.h"
 #include "scenario_table.hpp"
 #include "workload.hpp"
 
@@ -74,7 +75,7 @@ int run_scenario(const Scenario &s, Policy policy, zsng_emit_fn emit, void *ctx)
 
 } // namespace
 
-extern "C" int zsng_core_run_scenarios(zsng_emit_fn emit, void *ctx)
+extern "C" int zsng_scenarios_run(zsng_emit_fn emit, void *ctx)
 {
 	int ret = 0;
 

@@ -6,6 +6,7 @@
  * refusal of sizes 0 and PAGE_SIZE + 1, and an empty pool at the end.
  */
 #include "zsng_core.h"
+#include "zsng_experiment.h"
 #include "workload.hpp"
 
 using namespace zsng;
@@ -55,7 +56,7 @@ int check(Pool *pool, ulong *handles, u32 n)
 
 } // namespace
 
-extern "C" int zsng_core_selfcheck(void)
+extern "C" int zsng_selfcheck_run(void)
 {
 	/* Sizes 1, 17, ... PAGE_SIZE - 15: two objects each. */
 	const u32 n = 2 * (u32)((kPageSize - 1) / kClassDelta + 1);

@@ -24,16 +24,18 @@
 
 struct zsng_pool;
 
+/* A pool with the flags the module parameters give (movable, growing_chains). */
 struct zsng_pool *zsng_create_pool(const char *name, int policy);
 /*
- * zsng_create_pool() with ZSNG_POOL_AUTO_COMPACT beside the module's own
- * flags (the only flag a user may add; NULL for any other): the pool
- * compacts itself in a work item as frees fragment it (zsmalloc_ng_abi.h).
+ * zsng_create_pool() with @extra_flags beside the parameters' flags:
+ * ZSNG_POOL_AUTO_COMPACT is the only flag a user may add (NULL for any
+ * other): the pool compacts itself in a work item as frees fragment it
+ * (zsmalloc_ng_abi.h).
  * zsng_pool_settle() waits until such a compaction is no longer pending
  * or running, so that counters read next show its result.
  */
-struct zsng_pool *zsng_create_pool_flags(const char *name, int policy,
-					 unsigned int flags);
+struct zsng_pool *zsng_create_pool_extra(const char *name, int policy,
+					 unsigned int extra_flags);
 void zsng_pool_settle(struct zsng_pool *pool);
 void zsng_destroy_pool(struct zsng_pool *pool);
 

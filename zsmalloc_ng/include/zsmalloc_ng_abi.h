@@ -8,7 +8,7 @@
  * here is written down a second time. Plain C with no includes, so that the
  * freestanding C++ core can include it too. The C++ side pins its own enums
  * and structs to these with static_assert (core/policy.hpp, core/pool.hpp),
- * the kernel side its errno values with BUILD_BUG_ON (kernel/module.c).
+ * the kernel side its errno values with BUILD_BUG_ON (kernel/main.c).
  */
 #ifndef _ZSMALLOC_NG_ABI_H
 #define _ZSMALLOC_NG_ABI_H
@@ -79,7 +79,7 @@ static inline int zsng_is_error(unsigned long handle)
  *   protocol is in core/migrate.cpp).
  * ZSNG_POOL_LRU: the zspages are kept in the order of their last
  *   allocation, and zsng_core_reclaim() evicts the oldest one's objects
- *   through a callback (zswap's writeback; core/reclaim.cpp).
+ *   through a callback (zswap's writeback; core/lru.cpp).
  * ZSNG_POOL_AUTO_COMPACT: the pool compacts itself, in a work item, when a
  *   free leaves a class with ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain and
  *   at least 1/ZSNG_AUTO_COMPACT_RATIO of its pages, or (checked every

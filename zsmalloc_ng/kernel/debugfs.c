@@ -3,19 +3,13 @@
  * /sys/kernel/debug/zsmalloc_ng/
  *   <pool>/classes  per-class table, like zsmalloc's, plus objs_moved
  *   <pool>/stats    the pool's counters, one "name value" per line
- *   scenarios       read: runs the hand-computed compaction scenarios
- *   experiment      write "PATTERN POLICY SEED ZSPAGES_PER_CLASS", then
- *                   read: runs the fragmentation experiment in the kernel
  *   fail_every, fail_times, fail_calls, fail_injected
  *                   allocation fault injection (fault_inject.c)
- * The last two print the same lines as the userspace build, so the VM
- * tests can compare kernel and userspace counts line by line.
+ *   scenarios, experiment
+ *                   the testing build's only (testing.c)
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
-#include <linux/mutex.h>
-#include <linux/uaccess.h>
-#include <linux/string.h>
 #include "zsmalloc_ng.h"
 #include "zsng_internal.h"
 
@@ -49,85 +43,6 @@ static int classes_show(struct seq_file *s, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(classes);
 
-static void seq_emit(void *ctx, const char *line)
-{
-	seq_printf(ctx, "%s\n", line);
-}
-
-static int scenarios_show(struct seq_file *s, void *v)
-{
-	int ret = zsng_core_run_scenarios(seq_emit, s);
-
-	seq_printf(s, "result=%d\n", ret);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(scenarios);
-
-static DEFINE_MUTEX(experiment_lock);
-static struct {
-	char pattern[16];
-	int policy;
-	unsigned long seed;
-	unsigned int zspages;
-} experiment = { "published", ZSNG_POLICY_RATIO, 1, 16 };
-
-static int experiment_show(struct seq_file *s, void *v)
-{
-	int ret;
-
-	mutex_lock(&experiment_lock);
-	ret = zsng_core_run_experiment(experiment.pattern, experiment.policy,
-				       experiment.seed, experiment.zspages,
-				       seq_emit, s);
-	mutex_unlock(&experiment_lock);
-	seq_printf(s, "result=%d\n", ret);
-	return 0;
-}
-
-static int experiment_open(struct inode *inode, struct file *file)
-{
-	/* The output of all classes is larger than seq_file's first try. */
-	return single_open_size(file, experiment_show, NULL, 256 * 1024);
-}
-
-static ssize_t experiment_write(struct file *file, const char __user *ubuf,
-				size_t len, loff_t *ppos)
-{
-	char buf[96], pattern[16], policy[16];
-	unsigned long seed;
-	unsigned int zspages;
-	int p;
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = 0;
-	if (sscanf(buf, "%15s %15s %lu %u", pattern, policy, &seed,
-		   &zspages) != 4)
-		return -EINVAL;
-	p = zsng_policy_from_name(policy);
-	if (p < 0 || zspages < ZSNG_EXPERIMENT_MIN_ZSPAGES ||
-	    zspages > ZSNG_EXPERIMENT_MAX_ZSPAGES)
-		return -EINVAL;
-	mutex_lock(&experiment_lock);
-	strscpy(experiment.pattern, pattern, sizeof(experiment.pattern));
-	experiment.policy = p;
-	experiment.seed = seed;
-	experiment.zspages = zspages;
-	mutex_unlock(&experiment_lock);
-	return len;
-}
-
-static const struct file_operations experiment_fops = {
-	.owner = THIS_MODULE,
-	.open = experiment_open,
-	.read = seq_read,
-	.write = experiment_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
 static int stats_show(struct seq_file *s, void *v)
 {
 	struct zsng_pool *pool = s->private;
@@ -135,7 +50,7 @@ static int stats_show(struct seq_file *s, void *v)
 
 	zsng_core_pool_stats(pool->core, &ps);
 	seq_printf(s, "policy %s\n",
-		   zsng_policy_name(zsng_core_policy(pool->core)));
+		   zsng_core_policy_name(zsng_core_policy(pool->core)));
 	seq_printf(s, "movable %u\n", ps.movable);
 	seq_printf(s, "pages_used %lu\n", ps.pages_used);
 	seq_printf(s, "objs_allocated %lu\n", ps.objs_allocated);
@@ -158,14 +73,12 @@ static int stats_show(struct seq_file *s, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
-void zsng_debugfs_init(void)
+/* The root directory, where the testing build adds its files. */
+struct dentry *zsng_debugfs_init(void)
 {
 	zsng_debugfs_root = debugfs_create_dir("zsmalloc_ng", NULL);
-	debugfs_create_file("scenarios", 0400, zsng_debugfs_root, NULL,
-			    &scenarios_fops);
-	debugfs_create_file("experiment", 0600, zsng_debugfs_root, NULL,
-			    &experiment_fops);
 	zsng_fault_inject_debugfs_init(zsng_debugfs_root);
+	return zsng_debugfs_root;
 }
 
 void zsng_debugfs_exit(void)

@@ -2,9 +2,10 @@
 /*
  * The kernel side of the service layer (zsmalloc_ng/core/svc.h): one-line
  * wrappers over the page allocator, slab and spinlocks, so that the C++
- * core never includes a kernel header. The per-CPU map area is in
- * map_area.c, fault injection in fault_inject.c, the chain length
- * parameter in module.c.
+ * core never includes a kernel header. The rest of the layer: movable
+ * pages in movable.c, deferred work in work.c, the per-CPU map area in
+ * map_area.c, the chain length parameter in params.c; every allocation
+ * asks fault_inject.c first.
  */
 #define pr_fmt(fmt) "zsmalloc_ng: " fmt
 

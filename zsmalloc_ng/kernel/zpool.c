@@ -9,7 +9,7 @@
  * Each zpool is a zsmalloc_ng pool of the default policy, named as zswap
  * names it ("zswap1", ...: its debugfs directory beside zram_ng's), made
  *   ZSNG_POOL_AUTO_COMPACT: zswap never asks for compaction, so the pool
- *     compacts itself past a fragmentation threshold (core/reclaim.cpp),
+ *     compacts itself past a fragmentation threshold (core/compaction.cpp),
  *     besides its shrinker under memory pressure;
  *   ZSNG_POOL_MOVABLE when the movable parameter says so (zswap then adds
  *     __GFP_MOVABLE, as it does for zsmalloc);
@@ -47,9 +47,9 @@ static void *zsng_zpool_create_flags(const char *name, unsigned int flags)
 
 	if (!zp)
 		return NULL;
-	zp->pool = zsng_pool_create(name, ZSNG_POLICY_DEFAULT,
-				    zsng_default_pool_flags() |
-				    ZSNG_POOL_AUTO_COMPACT | flags);
+	zp->pool = zsng_pool_create_exact(name, ZSNG_POLICY_DEFAULT,
+					  zsng_params_pool_flags() |
+					  ZSNG_POOL_AUTO_COMPACT | flags);
 	if (!zp->pool) {
 		kfree(zp);
 		return NULL;

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared between the C files of zsmalloc_ng.ko; not a public header. */
+/*
+ * Shared between the C files of zsmalloc_ng.ko; not a public header. One
+ * section per file, in main.c's layer order, top to bottom: a file may
+ * call the sections below its own.
+ */
 #ifndef _ZSNG_INTERNAL_H
 #define _ZSNG_INTERNAL_H
 
@@ -17,29 +21,6 @@ struct zsng_pool {
 	struct shrinker *shrinker;	/* NULL: compaction only on request */
 };
 
-/* svc.c: the handle slab all pools share */
-int zsng_svc_init(void);
-void zsng_svc_exit(void);
-
-/* map_area.c: the per-CPU map areas */
-int zsng_map_area_init(void);
-void zsng_map_area_exit(void);
-
-/* fault_inject.c */
-bool zsng_should_fail(gfp_t gfp);
-void zsng_fault_inject_debugfs_init(struct dentry *dir);
-
-void zsng_debugfs_init(void);
-void zsng_debugfs_exit(void);
-void zsng_debugfs_pool_add(struct zsng_pool *pool);
-void zsng_debugfs_pool_remove(struct zsng_pool *pool);
-
-/* module.c: a pool with ZSNG_POOL_* @flags; the flags of zsng_create_pool() */
-struct zsng_pool *zsng_pool_create(const char *name, int policy,
-				   unsigned int flags);
-unsigned int zsng_default_pool_flags(void);
-long zsng_pool_reclaim(struct zsng_pool *pool, zsng_evict_fn evict, void *ctx);
-
 /* zpool.c: the "zsmalloc_ng" zpool type, where the kernel has zpool */
 #if IS_ENABLED(CONFIG_ZPOOL)
 void zsng_zpool_register(void);
@@ -49,7 +30,55 @@ static inline void zsng_zpool_register(void) { }
 static inline void zsng_zpool_unregister(void) { }
 #endif
 
+/*
+ * testing.c, only in the testing build (make ZSNG_TESTING=1): the
+ * self-check at load (an error refuses the load) and the experiment's
+ * debugfs files under @debugfs_root.
+ */
+#ifdef ZSNG_TESTING
+int zsng_testing_init(struct dentry *debugfs_root);
+#else
+static inline int zsng_testing_init(struct dentry *debugfs_root)
+{
+	return 0;
+}
+#endif
+
+/* api.c, besides the exports of zsmalloc_ng.h */
+struct zsng_pool *zsng_pool_create_exact(const char *name, int policy,
+					 unsigned int flags);
+long zsng_pool_reclaim(struct zsng_pool *pool, zsng_evict_fn evict, void *ctx);
+
+/* debugfs.c: init returns the root directory, for testing.c's files */
+struct dentry *zsng_debugfs_init(void);
+void zsng_debugfs_exit(void);
+void zsng_debugfs_pool_add(struct zsng_pool *pool);
+void zsng_debugfs_pool_remove(struct zsng_pool *pool);
+
+/* shrinker.c */
 int zsng_shrinker_register(struct zsng_pool *pool);
 void zsng_shrinker_unregister(struct zsng_pool *pool);
+
+/*
+ * svc.c: the handle and descriptor slabs all pools share. movable.c and
+ * work.c have only core/svc.h's functions.
+ */
+int zsng_svc_init(void);
+void zsng_svc_exit(void);
+
+/* map_area.c: the per-CPU map areas */
+int zsng_map_area_init(void);
+void zsng_map_area_exit(void);
+
+/*
+ * params.c: the parameters' values (zsng_default_policy() is exported,
+ * zsng_svc_max_pages_per_zspage() a service of core/svc.h)
+ */
+int zsng_params_check(void);
+unsigned int zsng_params_pool_flags(void);
+
+/* fault_inject.c */
+bool zsng_should_fail(gfp_t gfp);
+void zsng_fault_inject_debugfs_init(struct dentry *dir);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "scenario_table.hpp"
 #include "test_helpers.hpp"
+#include "zsng_experiment.h"
 
 using namespace zsng_test;
 
@@ -142,7 +143,7 @@ TEST(CompactionScenarios, RunnerMatchesHandCounts)
 	std::vector<std::string> lines;
 	std::map<std::string, std::string> got;
 
-	ASSERT_EQ(zsng_core_run_scenarios(collect, &lines), 0);
+	ASSERT_EQ(zsng_scenarios_run(collect, &lines), 0);
 	for (const std::string &l : lines) {
 		char name[64], policy[64];
 

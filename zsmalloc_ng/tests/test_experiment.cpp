@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "test_helpers.hpp"
+#include "zsng_experiment.h"
 
 using namespace zsng_test;
 
@@ -32,8 +33,8 @@ std::vector<std::string> run(const char *pattern, int policy,
 			     int *ret = nullptr)
 {
 	std::vector<std::string> lines;
-	int r = zsng_core_run_experiment(pattern, policy, seed, zspages,
-					 collect, &lines);
+	int r = zsng_experiment_run(pattern, policy, seed, zspages, collect,
+				    &lines);
 
 	if (ret)
 		*ret = r;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "test_helpers.hpp"
+#include "zsng_experiment.h"
 
 using namespace zsng_test;
 
@@ -352,8 +353,8 @@ TEST_P(Faults, ExperimentRun)
 {
 	Baseline base;
 	auto run = [&] {
-		return zsng_core_run_experiment("random", GetParam(), 3, 2,
-						ignore, nullptr);
+		return zsng_experiment_run("random", GetParam(), 3, 2, ignore,
+					   nullptr);
 	};
 	const long total = allocations_of([&] { ASSERT_EQ(run(), 0); });
 	std::vector<long> points;
@@ -405,8 +406,8 @@ TEST_P(Faults, ExperimentObjectPhase)
 		int r;
 		{
 			FailAfter arm(n);
-			r = zsng_core_run_experiment("strided", GetParam(), 1,
-						     zspages, ignore, nullptr);
+			r = zsng_experiment_run("strided", GetParam(), 1,
+						zspages, ignore, nullptr);
 		}
 		zsng_user_alloc_kind kind = zsng_user_first_failure();
 
@@ -434,7 +435,7 @@ TEST(FaultsScenarios, ScenarioRun)
 {
 	Baseline base;
 	const long total = allocations_of(
-		[] { ASSERT_EQ(zsng_core_run_scenarios(ignore, nullptr), 0); });
+		[] { ASSERT_EQ(zsng_scenarios_run(ignore, nullptr), 0); });
 	std::vector<long> points;
 
 	for (long n = 0; n < total; n += 7)
@@ -445,7 +446,7 @@ TEST(FaultsScenarios, ScenarioRun)
 		int r;
 		{
 			FailAfter arm(n);
-			r = zsng_core_run_scenarios(ignore, nullptr);
+			r = zsng_scenarios_run(ignore, nullptr);
 		}
 		expect_outcome(n, total, r != 0);
 		if (r)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reclaim and self-compaction (core/reclaim.cpp): the LRU order, an evict
+ * Reclaim (core/lru.cpp) and self-compaction (core/compaction.cpp): the LRU order, an evict
  * callback that fails, handles freed before and during their eviction, and
  * a simulated zswap (a tree of entries with references, as mm/zswap.c of
  * 6.1 keeps them) storing, loading, invalidating and writing back from

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "zsng_core.h"
+#include "zsng_experiment.h"
 
 static void emit(void *, const char *line)
 {
@@ -27,7 +28,7 @@ int main(int argc, char **argv)
 			printf("%s\n", zsng_core_policy_name(p));
 		return 0;
 	} else if (argc == 2 && !strcmp(argv[1], "scenarios")) {
-		ret = zsng_core_run_scenarios(emit, nullptr);
+		ret = zsng_scenarios_run(emit, nullptr);
 	} else if (argc == 6 && !strcmp(argv[1], "experiment")) {
 		int policy = zsng_core_policy_from_name(argv[3]);
 
@@ -35,10 +36,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "unknown policy %s\n", argv[3]);
 			return 2;
 		}
-		ret = zsng_core_run_experiment(argv[2], policy,
-					       strtoul(argv[4], nullptr, 0),
-					       strtoul(argv[5], nullptr, 0),
-					       emit, nullptr);
+		ret = zsng_experiment_run(argv[2], policy,
+					  strtoul(argv[4], nullptr, 0),
+					  strtoul(argv[5], nullptr, 0), emit,
+					  nullptr);
 	} else {
 		fprintf(stderr,
 			"usage: %s scenarios | experiment PATTERN POLICY SEED ZSPAGES | policies\n",

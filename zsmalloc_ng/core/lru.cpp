@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What a zpool user such as zswap needs and zram does not: an LRU of
- * zspages with reclaim through an evict callback (ZSNG_POOL_LRU), and a
- * pool that compacts itself (ZSNG_POOL_AUTO_COMPACT).
- *
- * The LRU
+ * zspages with reclaim through an evict callback (ZSNG_POOL_LRU). A pool
+ * that compacts itself (ZSNG_POOL_AUTO_COMPACT) is compaction.cpp's.
  *
  * An LRU pool's zspage descriptors carry an LruLink after their page
  * addresses; pools without the flag allocate no such bytes and pay one
@@ -42,19 +40,6 @@
  * touches is under it. evict() may sleep and takes its caller's locks
  * (zswap's tree lock), under which it frees handles, that is takes that
  * lock; so it is never held across evict().
- *
- * Self-compaction
- *
- * After a free, if the object's class has at least
- * ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain (16: two 8-page zspages, 64
- * KiB) and at least 1/ZSNG_AUTO_COMPACT_RATIO (1/8) of its pages, a work
- * item compacts the pool. The minimum keeps a small pool from compacting
- * for a page's gain; the ratio bounds the waste to an eighth of a class
- * plus the minimum, and keeps the cost in proportion: a class must lose
- * another eighth of its objects before it is compacted again, so the
- * objects moved are at most about 8x those freed (in practice far fewer:
- * the emptiest sources go first). The kernel's shrinker still compacts
- * under memory pressure whatever the threshold says.
  */
 #include "pool_internal.hpp"
 
@@ -64,9 +49,9 @@ namespace zsng
 constexpr u32 kReclaimTries = 8;
 
 /* LRU lock (the class lock) held: @zs has just been allocated from. */
-void Pool::lru_touch(SizeClass *c, Zspage *zs)
+void Pool::lru_touch(Zspage *zs)
 {
-	ListNode *n = &lru_link(c, zs)->node;
+	ListNode *n = &lru_link(zs)->node;
 
 	n->del();
 	lru_list_.add(n);
@@ -85,7 +70,7 @@ Zspage *Pool::lru_take()
 	l->node.del();
 	reclaiming_.add(&l->node);
 	l->reclaiming = true;
-	remove_zspage(c, l->zs);
+	c->remove(l->zs);
 	pages_reclaiming_ += l->zs->nr_pages;
 	return l->zs;
 }
@@ -94,7 +79,7 @@ Zspage *Pool::lru_take()
 long Pool::reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx)
 {
 	SizeClass *c = &classes_[zs->class_idx];
-	LruLink *l = lru_link(c, zs);
+	LruLink *l = lru_link(zs);
 	ListNode release;
 	long ret = 0;
 
@@ -106,7 +91,7 @@ long Pool::reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx)
 		bool freed;
 
 		zsng_svc_lock(lru_lock_);
-		slot = alloced_slot(c, zs, idx);
+		slot = c->alloced_slot(zs, idx);
 		l->evicting = slot;
 		l->evict_freed = false;
 		zsng_svc_unlock(lru_lock_);
@@ -139,7 +124,7 @@ long Pool::reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx)
 	} else {
 		/* A failed or refused eviction: the newest again, so not
 		 * the next one tried. */
-		insert_zspage(c, zs);
+		c->insert(zs);
 		lru_list_.add(&l->node);
 		ret = -ZSNG_EAGAIN;
 	}
@@ -167,57 +152,6 @@ long Pool::reclaim(EvictFn evict, void *ctx)
 			return ret;
 	}
 	return ret;
-}
-
-/*
- * Class lock held, after a free from class @c: due when the class alone
- * has ZSNG_AUTO_COMPACT_MIN_PAGES pages to gain and 1/RATIO of its pages.
- * Every ZSNG_AUTO_COMPACT_CHECK_FREES frees of a class it also asks for
- * the pool-wide check (*@check_pool), which the caller makes after the
- * unlock: a small pool spreads over many classes of a few pages each, none
- * of which reaches the minimum, while together they hold far more than
- * the stock zsmalloc, whose short zspages empty more often under random
- * frees (Documentation/benchmarks.rst, "A small, fragmented pool").
- */
-bool Pool::auto_compact_due(SizeClass *c, bool *check_pool)
-{
-	ulong gain = can_compact(c);
-
-	if (gain >= ZSNG_AUTO_COMPACT_MIN_PAGES &&
-	    gain * ZSNG_AUTO_COMPACT_RATIO >= c->pages_allocated)
-		return true;
-	if (++c->frees_unchecked >= ZSNG_AUTO_COMPACT_CHECK_FREES) {
-		c->frees_unchecked = 0;
-		*check_pool = true;
-	}
-	return false;
-}
-
-/*
- * No lock: the shrinker's lockless count over every class (a few hundred
- * relaxed loads) against the pool's pages. Due at 1/RATIO of the pool and
- * at least ZSNG_AUTO_COMPACT_POOL_MIN_PAGES.
- */
-bool Pool::auto_compact_pool_due()
-{
-	ulong gain = compactable_pages();
-
-	return gain >= ZSNG_AUTO_COMPACT_POOL_MIN_PAGES &&
-	       gain * ZSNG_AUTO_COMPACT_RATIO >= read_once(pages_used_);
-}
-
-void Pool::settle()
-{
-	if (compact_work_)
-		zsng_svc_work_flush(compact_work_);
-}
-
-void Pool::run_auto_compact(void *arg)
-{
-	Pool *pool = static_cast<Pool *>(arg);
-
-	add_relaxed(pool->auto_compactions_, 1);
-	pool->compact();
 }
 
 } // namespace zsng
