@@ -71,6 +71,40 @@ static ssize_t recomp_algorithm_show(struct device *dev,
 	return sz;
 }
 
+/* The most key=value pairs an attribute of this file takes at once. */
+#define ZRAM_NG_MAX_ARGS	16
+
+struct zram_ng_arg {
+	char *param, *val;
+};
+
+/*
+ * Splits the "key=value ..." written to an attribute into @args (at most
+ * ZRAM_NG_MAX_ARGS), in a copy of @buf the caller kfree()s, returned in
+ * *@copy even on failure. The number of pairs, or -EINVAL for a key
+ * without a value or too many pairs, -ENOMEM.
+ */
+static int zram_ng_split_args(const char *buf, char **copy,
+			      struct zram_ng_arg *args)
+{
+	char *rest;
+	int n = 0;
+
+	*copy = kstrdup(buf, GFP_KERNEL);
+	if (!*copy)
+		return -ENOMEM;
+	rest = skip_spaces(*copy);
+	while (*rest) {
+		if (n == ZRAM_NG_MAX_ARGS)
+			return -EINVAL;
+		rest = next_arg(rest, &args[n].param, &args[n].val);
+		if (!args[n].val || !*args[n].val)
+			return -EINVAL;
+		n++;
+	}
+	return n;
+}
+
 /*
  * "algo=NAME [priority=N]" (priority 1 by default), in any order; other
  * keys are ignored, as upstream ignores them. -EINVAL: a key without a
@@ -84,25 +118,21 @@ static ssize_t recomp_algorithm_store(struct device *dev,
 				      const char *buf, size_t len)
 {
 	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
-	char *copy, *args, *param, *val, *algo = NULL;
+	struct zram_ng_arg args[ZRAM_NG_MAX_ARGS];
 	int prio = ZRAM_NG_SECONDARY_COMP;
-	int ret = 0;
+	char *copy, *algo = NULL;
+	int i, n, ret = 0;
 
-	copy = kstrdup(buf, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-
-	args = skip_spaces(copy);
-	while (*args) {
-		args = next_arg(args, &param, &val);
-		if (!val || !*val) {
-			ret = -EINVAL;
-			goto out;
-		}
-		if (!strcmp(param, "algo")) {
-			algo = val;
-		} else if (!strcmp(param, "priority")) {
-			ret = kstrtoint(val, 10, &prio);
+	n = zram_ng_split_args(buf, &copy, args);
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (!strcmp(args[i].param, "algo")) {
+			algo = args[i].val;
+		} else if (!strcmp(args[i].param, "priority")) {
+			ret = kstrtoint(args[i].val, 10, &prio);
 			if (ret)
 				goto out;
 		}
@@ -260,22 +290,21 @@ static ssize_t recompress_store(struct device *dev,
 		.next = zram_ng_recomp_next,
 		.take = zram_ng_recompress_slot,
 	};
-	char *copy, *args, *param, *val, *algo = NULL;
+	struct zram_ng_arg args[ZRAM_NG_MAX_ARGS];
+	char *copy, *param, *val, *algo = NULL;
 	unsigned int mode = 0;
 	u32 prio, last = 0;
 	ssize_t ret = 0;
+	int i, n;
 
-	copy = kstrdup(buf, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-
-	args = skip_spaces(copy);
-	while (*args) {
-		args = next_arg(args, &param, &val);
-		if (!val || !*val) {
-			ret = -EINVAL;
-			goto out_free;
-		}
+	n = zram_ng_split_args(buf, &copy, args);
+	if (n < 0) {
+		ret = n;
+		goto out_free;
+	}
+	for (i = 0; i < n; i++) {
+		param = args[i].param;
+		val = args[i].val;
 		if (!strcmp(param, "type")) {
 			if (!strcmp(val, "idle"))
 				mode = ZRAM_NG_PP_IDLE;

@@ -245,23 +245,24 @@ out_unlock:
 	return ret;
 }
 
-static ssize_t writeback_limit_enable_show(struct device *dev,
-					   struct device_attribute *attr,
-					   char *buf)
+/*
+ * writeback_limit_enable and writeback_limit: a number each, read and set
+ * under wb_limit_lock, as the writeback pass reads them. Any number but 0
+ * enables: 6.1 stores the number into a bool.
+ */
+static ssize_t wb_limit_attr_show(struct device *dev, char *buf, bool enable)
 {
 	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
-	bool val;
+	u64 val;
 
 	spin_lock(&zram->wb_limit_lock);
-	val = zram->wb_limit_enable;
+	val = enable ? zram->wb_limit_enable : zram->bd_wb_limit;
 	spin_unlock(&zram->wb_limit_lock);
-	return sysfs_emit(buf, "%d\n", val);
+	return sysfs_emit(buf, "%llu\n", val);
 }
 
-/* Any number but 0 enables: 6.1 stores the number into a bool. */
-static ssize_t writeback_limit_enable_store(struct device *dev,
-					    struct device_attribute *attr,
-					    const char *buf, size_t len)
+static ssize_t wb_limit_attr_store(struct device *dev, const char *buf,
+				   size_t len, bool enable)
 {
 	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
 	u64 val;
@@ -270,37 +271,39 @@ static ssize_t writeback_limit_enable_store(struct device *dev,
 		return -EINVAL;
 
 	spin_lock(&zram->wb_limit_lock);
-	zram->wb_limit_enable = val;
+	if (enable)
+		zram->wb_limit_enable = val;
+	else
+		zram->bd_wb_limit = val;
 	spin_unlock(&zram->wb_limit_lock);
 	return len;
+}
+
+static ssize_t writeback_limit_enable_show(struct device *dev,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	return wb_limit_attr_show(dev, buf, true);
+}
+
+static ssize_t writeback_limit_enable_store(struct device *dev,
+					    struct device_attribute *attr,
+					    const char *buf, size_t len)
+{
+	return wb_limit_attr_store(dev, buf, len, true);
 }
 
 static ssize_t writeback_limit_show(struct device *dev,
 				    struct device_attribute *attr, char *buf)
 {
-	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
-	u64 val;
-
-	spin_lock(&zram->wb_limit_lock);
-	val = zram->bd_wb_limit;
-	spin_unlock(&zram->wb_limit_lock);
-	return sysfs_emit(buf, "%llu\n", val);
+	return wb_limit_attr_show(dev, buf, false);
 }
 
 static ssize_t writeback_limit_store(struct device *dev,
 				     struct device_attribute *attr,
 				     const char *buf, size_t len)
 {
-	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
-	u64 val;
-
-	if (kstrtoull(buf, 10, &val))
-		return -EINVAL;
-
-	spin_lock(&zram->wb_limit_lock);
-	zram->bd_wb_limit = val;
-	spin_unlock(&zram->wb_limit_lock);
-	return len;
+	return wb_limit_attr_store(dev, buf, len, false);
 }
 
 /* bd_count, bd_reads, bd_writes, in 4 KiB units as 6.1 shows them. */

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from benchlib import HIGHER, LOWER, Metric, Workload
-from benchrun import GUEST, TOP, die, mmstat, split_runs, vm_meta, vm_run
+from benchrun import GUEST, TOP, add_ratios, die, mmstat, split_runs, vm_meta, vm_run
 
 # 32 zspages: 4096 pages and ~660 discards (one blkdiscard each) per device.
 ZSPAGES = 32
@@ -32,10 +32,7 @@ def parse(run, default_policy):
         m[p + "mem_used_total"] = a["mem_used_total"]
         if "objs_moved" in a:
             m[p + "objs_moved"] = a["objs_moved"] - b.get("objs_moved", 0)
-    for k in ("mem_used_total", "compact_us", "pages_freed"):
-        a, b = m.get("zram_ng.compaction." + k), m.get("zram.compaction." + k)
-        if a is not None and b:
-            m["ratio.compaction." + k] = a / b
+    add_ratios(m, "compaction", ("mem_used_total", "compact_us", "pages_freed"))
     return m
 
 

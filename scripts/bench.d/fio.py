@@ -5,8 +5,7 @@ import json
 import os
 
 from benchlib import HIGHER, LOWER, NEITHER, Metric, Workload
-from benchrun import (FOOTPRINT, footprint_metrics, footprint_ratios, mmstat, split_runs,
-                      vm_meta, vm_run)
+from benchrun import FOOTPRINT, footprint_metrics, footprint_ratios, mmstat, vm_results, vm_run
 
 # Each run is well under two minutes of TCG time.
 # BENCH_FIO_SIZE_MIB / BENCH_FIO_RUNTIME_S shrink it for the smoke test.
@@ -61,13 +60,11 @@ def parse(run):
 def run(tree, runs, tmp):
     lines = vm_run(tree, "fio", [SIZE_MIB, RUNTIME_S], [], runs, tmp, 300 + 240 * runs,
                    append="slab_nomerge")
-    vm, rl = split_runs(lines)
-    meta = {"fio": {"size_mib_per_job": SIZE_MIB, "runtime_s": RUNTIME_S,
-                    "ioengine": "psync", "direct": 1, "buffer_compress_percentage": 33,
-                    "refill_buffers": 1, "scramble_buffers": 0,
-                    "jobs": "seq-write/seq-read 128k, rand-read/rand-write/rand-rw(70% read) 4k; numjobs 1 and 2"}}
-    vm_meta(meta, vm)
-    return [parse(r) for r in rl], meta
+    meta = {"size_mib_per_job": SIZE_MIB, "runtime_s": RUNTIME_S,
+            "ioengine": "psync", "direct": 1, "buffer_compress_percentage": 33,
+            "refill_buffers": 1, "scramble_buffers": 0,
+            "jobs": "seq-write/seq-read 128k, rand-read/rand-write/rand-rw(70% read) 4k; numjobs 1 and 2"}
+    return vm_results(lines, "fio", meta, parse)
 
 
 WORKLOAD = Workload(

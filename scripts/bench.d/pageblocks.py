@@ -5,7 +5,7 @@ scripts/vm/guest/bench.d/pageblocks.sh)."""
 import os
 
 from benchlib import HIGHER, LOWER, Metric, Workload
-from benchrun import build_guest_tool, mmstat, split_runs, vm_meta, vm_run
+from benchrun import add_ratios, build_guest_tool, mmstat, split_runs, vm_meta, vm_run
 
 # 400 MiB swapped out of a 96 MiB cgroup, half freed.
 # BENCH_PAGEBLOCKS_MIB / _LIMIT_MIB shrink it for the smoke test.
@@ -25,10 +25,7 @@ def parse(run):
             m["%s.pageblocks.%s" % (f[2], f[3])] = int(f[4])
         elif line.startswith("@@@ MMSTAT "):
             m[f[2] + ".pageblocks.mem_used_total"] = mmstat(f[4:])["mem_used_total"]
-    for k in ("free_2m_blocks", "unmovable_pageblocks", "mem_used_total"):
-        a, b = m.get("zram_ng.pageblocks." + k), m.get("zram.pageblocks." + k)
-        if a is not None and b:
-            m["ratio.pageblocks." + k] = a / b
+    add_ratios(m, "pageblocks", ("free_2m_blocks", "unmovable_pageblocks", "mem_used_total"))
     return m
 
 

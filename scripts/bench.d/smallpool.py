@@ -4,7 +4,7 @@
 import os
 
 from benchlib import HIGHER, LOWER, NEITHER, Metric, Workload
-from benchrun import build_guest_tool, split_runs, vals_and_mmstats, vm_meta, vm_run
+from benchrun import build_guest_tool, vals_and_mmstats, vm_results, vm_run
 
 # Pool sizes in pages written, the percentage discarded at random.
 # BENCH_SMALLPOOL_PAGES shrinks it for the smoke test.
@@ -50,16 +50,14 @@ def run(tree, runs, tmp):
     exe = build_guest_tool("fragmenter", tmp)
     lines = vm_run(tree, "smallpool", [PERCENT] + PAGES, [exe], runs, tmp,
                    300 + 10 * runs * sum(PAGES) // 1000)
-    vm, rl = split_runs(lines)
-    meta = {"smallpool": {
+    meta = {
         "pages": PAGES, "discarded_percent": PERCENT,
         "data": "fragmenter.c's mixed pages (256..3840 pseudo-random bytes, the rest a "
-                "pattern), written with O_DIRECT; the discards one page each (BLKDISCARD), "
-                "pseudo-random by index and seed (run + 1); kept pages read back",
+  "pattern), written with O_DIRECT; the discards one page each (BLKDISCARD), "
+  "pseudo-random by index and seed (run + 1); kept pages read back",
         "big_class_pages": "pages of the classes of 3,264 bytes and more (6.1's zsmalloc: "
-                           "one object to a page there), before compaction"}}
-    vm_meta(meta, vm)
-    return [parse(r) for r in rl], meta
+             "one object to a page there), before compaction"}
+    return vm_results(lines, "smallpool", meta, parse)
 
 
 WORKLOAD = Workload(

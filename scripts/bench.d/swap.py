@@ -2,8 +2,8 @@
 """swap: swapper.c in a memory cgroup swapping to zram_ng0, then to zram0
 (guest half: scripts/vm/guest/bench.d/swap.sh)."""
 from benchlib import HIGHER, LOWER, NEITHER, Metric, Workload
-from benchrun import (FOOTPRINT, build_guest_tool, footprint_metrics, footprint_ratios,
-                      mmstat, split_runs, vm_meta, vm_run)
+from benchrun import (FOOTPRINT, add_ratios, build_guest_tool, footprint_metrics,
+                      footprint_ratios, mmstat, vm_results, vm_run)
 
 WSET_MIB, LIMIT_MIB, PASSES = 96, 32, 2
 
@@ -29,10 +29,8 @@ def parse(run):
         m[d + ".swap.elapsed_ms"] = v["elapsed_ms"]
         m[d + ".swap.pswpout_per_s"] = v["pswpout"] / s
         m[d + ".swap.pswpin_per_s"] = v["pswpin"] / s
-    for k in ("pswpout_per_s", "pswpin_per_s", "elapsed_ms", "density", "mem_used_total"):
-        a, b = m.get("zram_ng.swap." + k), m.get("zram.swap." + k)
-        if a is not None and b:
-            m["ratio.swap." + k] = a / b
+    add_ratios(m, "swap",
+               ("pswpout_per_s", "pswpin_per_s", "elapsed_ms", "density", "mem_used_total"))
     return m
 
 
@@ -40,11 +38,9 @@ def run(tree, runs, tmp):
     exe = build_guest_tool("swapper", tmp)
     lines = vm_run(tree, "swap", [WSET_MIB, LIMIT_MIB, PASSES], [exe],
                    runs, tmp, 300 + 200 * runs, append="slab_nomerge")
-    vm, rl = split_runs(lines)
-    meta = {"swap": {"working_set_mib": WSET_MIB, "memory_max_mib": LIMIT_MIB,
-                     "passes": PASSES, "data": "half xorshift, half pattern per page; verified"}}
-    vm_meta(meta, vm)
-    return [parse(r) for r in rl], meta
+    meta = {"working_set_mib": WSET_MIB, "memory_max_mib": LIMIT_MIB,
+            "passes": PASSES, "data": "half xorshift, half pattern per page; verified"}
+    return vm_results(lines, "swap", meta, parse)
 
 
 WORKLOAD = Workload(

@@ -2,8 +2,8 @@
 """writeback: issue 14's idle writeback to a ramdisk, zram_ng0 and zram0
 (guest half: scripts/vm/guest/bench.d/writeback.sh)."""
 from benchlib import HIGHER, LOWER, NEITHER, Metric, Workload
-from benchrun import (DATA_SET_MIB, DATA_SETS_DOC, data_set_files, split_runs,
-                      vals_and_mmstats, vm_meta, vm_run)
+from benchrun import (DATA_SET_MIB, DATA_SETS_DOC, data_set_files, vals_and_mmstats,
+                      vm_results, vm_run)
 
 
 def parse(run, mib):
@@ -47,12 +47,10 @@ def run(tree, runs, tmp):
     mib = DATA_SET_MIB
     adds = data_set_files(tmp, mib)
     lines = vm_run(tree, "writeback", [mib], adds, runs, tmp, 300 + 200 * runs)
-    vm, rl = split_runs(lines)
-    meta = {"writeback": {"mib_per_data_set": mib, "backing": "brd ramdisk",
-                          "pass": "idle all; writeback idle", "data_sets": DATA_SETS_DOC,
-                          "cpu": "system CPU time of the writeback write (bash time)"}}
-    vm_meta(meta, vm)
-    return [parse(r, mib) for r in rl], meta
+    meta = {"mib_per_data_set": mib, "backing": "brd ramdisk",
+            "pass": "idle all; writeback idle", "data_sets": DATA_SETS_DOC,
+            "cpu": "system CPU time of the writeback write (bash time)"}
+    return vm_results(lines, "writeback", meta, parse, mib)
 
 
 WORKLOAD = Workload(

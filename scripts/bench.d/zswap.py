@@ -4,7 +4,7 @@
 import os
 
 from benchlib import HIGHER, LOWER, NEITHER, Metric, Workload
-from benchrun import build_guest_tool, split_runs, vm_meta, vm_run
+from benchrun import build_guest_tool, vm_results, vm_run
 
 # 300 MiB through zswap from a 200 MiB cgroup, half freed, in a 1.5 GiB
 # VM. BENCH_ZSWAP_MIB / _LIMIT_MIB shrink it.
@@ -41,15 +41,13 @@ def run(tree, runs, tmp):
     exe = build_guest_tool("fragmenter", tmp)
     lines = vm_run(tree, "zswap", [MIB, LIMIT_MIB], [exe], runs, tmp,
                    300 + 400 * runs, mem=VM_MEM)
-    vm, rl = split_runs(lines)
-    meta = {"zswap": {"written_mib": MIB, "memory_max_mib": LIMIT_MIB,
-                      "vm_mem": VM_MEM, "compressor": "lz4",
-                      "backing": "brd ramdisk", "zpools": list(POOLS),
-                      "data": "per page 256..3840 random bytes, the rest a pattern; "
-                              "MADV_NOHUGEPAGE; a random half freed; the rest verified",
-                      "order": "zpools in one boot, the order rotating between runs; seed = run + 1"}}
-    vm_meta(meta, vm)
-    return [parse(r) for r in rl], meta
+    meta = {"written_mib": MIB, "memory_max_mib": LIMIT_MIB,
+            "vm_mem": VM_MEM, "compressor": "lz4",
+            "backing": "brd ramdisk", "zpools": list(POOLS),
+            "data": "per page 256..3840 random bytes, the rest a pattern; "
+                    "MADV_NOHUGEPAGE; a random half freed; the rest verified",
+            "order": "zpools in one boot, the order rotating between runs; seed = run + 1"}
+    return vm_results(lines, "zswap", meta, parse)
 
 
 WORKLOAD = Workload(

@@ -132,6 +132,24 @@ def vm_meta(meta, vm):
                  "boots": "one VM boot for all runs; zram_ng and zram alternate order per run"})
 
 
+def vm_results(lines, workload, meta, parse, *args):
+    """A VM workload's output -> ([parse(run, *args) for each run], its
+    metadata: {workload: meta} and the VM's (vm_meta))."""
+    vm, rl = split_runs(lines)
+    meta = {workload: meta}
+    vm_meta(meta, vm)
+    return [parse(r, *args) for r in rl], meta
+
+
+def add_ratios(m, workload, keys):
+    """ratio.WORKLOAD.KEY = zram_ng's value / zram's, for each KEY both have."""
+    for k in keys:
+        a = m.get("zram_ng.%s.%s" % (workload, k))
+        b = m.get("zram.%s.%s" % (workload, k))
+        if a is not None and b:
+            m["ratio.%s.%s" % (workload, k)] = a / b
+
+
 def vals_and_mmstats(run):
     """'@@@ VAL dev key value' and '@@@ MMSTAT dev tag ...' lines ->
     ({dev: {key: value}}, {dev: {tag: mm_stat dict}})."""

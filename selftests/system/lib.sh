@@ -64,3 +64,13 @@ hog() {
 	pkill -TERM -x swapper
 	wait
 }
+
+# install_packages: what the admin guide says, checked: apt-get update,
+# apt install of the two packages, DKMS built for the running kernel
+install_packages() {
+	check_cmd "apt-get update" apt_get update
+	check_cmd "apt install ./zsmalloc-ng-dkms_*.deb ./zram-ng-tools_*.deb" \
+		apt_get install /host/debs/zsmalloc-ng-dkms_*_all.deb /host/debs/zram-ng-tools_*_all.deb
+	check_cmd "DKMS built and installed the modules for the running kernel ($(uname -r))" \
+		dkms_installed "$(uname -r)"
+}

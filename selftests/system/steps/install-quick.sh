@@ -2,11 +2,7 @@
 # the running kernel), the unit started, swap on /dev/zram_ng0, data
 # swapped out and back, the unit stopped cleanly.
 . /host/lib.sh
-rel=$(uname -r)
-check_cmd "apt-get update" apt_get update
-check_cmd "apt install ./zsmalloc-ng-dkms_*.deb ./zram-ng-tools_*.deb" \
-	apt_get install /host/debs/zsmalloc-ng-dkms_*_all.deb /host/debs/zram-ng-tools_*_all.deb
-check_cmd "DKMS built and installed the modules for the running kernel ($rel)" dkms_installed "$rel"
+install_packages
 good_conf
 check_cmd "systemctl start zram-ng-setup.service" systemctl start zram-ng-setup.service
 check "swapon --show: /dev/zram_ng0, priority 100" "/dev/zram_ng0 100" "$(swaps | grep zram_ng)"

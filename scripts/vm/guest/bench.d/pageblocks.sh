@@ -66,12 +66,7 @@ workload_run() {	# workload_run RUN MIB LIMIT_MIB SEED SPEC
 		echo "@@@ VAL $name pgmigrate_success $((mig1 - mig0))"
 		[ "$dev" = zram_ng0 ] &&
 			echo "@@@ VAL $name pages_migrated $(pool_stat zram_ng0 pages_migrated)"
-		kill -USR1 $pid
-		wait_until 0 fragmenter_done $pid done.verified
-		cat /tmp/fragmenter.out
-		grep -q verified=1 /tmp/fragmenter.out || die "$dev: fragmenter did not verify"
-		kill $pid
-		wait $pid 2>/dev/null
+		fragmenter_finish $pid "$dev"
 		swapoff "/dev/$dev" || die "swapoff $dev"
 		zdev_reset "$dev"
 	done

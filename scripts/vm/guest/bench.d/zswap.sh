@@ -95,12 +95,7 @@ workload_run() {	# workload_run RUN MIB LIMIT_MIB
 				echo "@@@ VAL $zp $v $(zswap_pool_stat $v)"
 			done
 		fi
-		kill -USR1 $pid
-		wait_until 0 fragmenter_done $pid done.verified
-		cat /tmp/fragmenter.out
-		grep -q verified=1 /tmp/fragmenter.out || die "$zp: fragmenter did not verify"
-		kill $pid
-		wait $pid 2>/dev/null
+		fragmenter_finish $pid "$zp"
 		swapoff /dev/ram0 || die "swapoff /dev/ram0"
 		# the emptied pool is destroyed in a work item: let it go
 		sleep 3
