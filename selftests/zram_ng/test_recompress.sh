@@ -190,6 +190,8 @@ bad_table() {	# bad_table STATE: lines "ERRNO|VALUE|ATTR" on stdin
 	done
 }
 long=$(printf '%0130d' 0)
+# At most 16 key=value pairs (recompress.c, ZRAM_NG_MAX_ARGS)
+pairs() { _i=0; while [ $_i -lt "$1" ]; do printf 'x=1 '; _i=$((_i + 1)); done; }
 bad_table "before disksize" <<-EOF
 EINVAL|garbage|recomp_algorithm
 EINVAL||recomp_algorithm
@@ -203,6 +205,7 @@ EINVAL|algo=zstd priority=4|recomp_algorithm
 EINVAL|algo=zstd priority=-1|recomp_algorithm
 EINVAL|algo=zstd priority=abc|recomp_algorithm
 ERANGE|algo=zstd priority=99999999999|recomp_algorithm
+EINVAL|$(pairs 16)algo=zstd|recomp_algorithm
 EINVAL|type=huge|recompress
 EINVAL|threshold=4096|recompress
 EOF
@@ -228,7 +231,9 @@ EINVAL|algo=lz4|recompress
 EINVAL|priority=2|recompress
 EINVAL|priority=4|recompress
 EINVAL|threshold=4095|recompress
+EINVAL|$(pairs 16)priority=1|recompress
 EOF
+ktap_result "16 key=value pairs are taken" recomp "$(pairs 15)priority=1"
 ktap_result "priority=0 means priority 1 (as upstream)" recomp "priority=0"
 ktap_result "an unknown type is ignored (as upstream): every page" recomp "type=garbage"
 echo 1 >$D/reset
