@@ -49,7 +49,7 @@ compr() {
 }
 
 ktap_header
-ktap_plan 101
+ktap_plan 104
 
 for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
 zram_ng_reload
