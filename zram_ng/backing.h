@@ -13,12 +13,21 @@
 
 int zram_ng_backing_init(void);
 void zram_ng_backing_exit(void);
+void zram_ng_backing_dev_init(struct zram_ng *zram);
 int zram_ng_backing_set(struct zram_ng *zram, char *path);
 void zram_ng_backing_release(struct zram_ng *zram);
-unsigned long zram_ng_bd_alloc_block(struct zram_ng *zram);
+
+/* Blocks: taken by a writeback, named by a slot, freed through quarantine. */
+int zram_ng_bd_alloc_block(struct zram_ng *zram, unsigned long *blk);
 void zram_ng_bd_free_block(struct zram_ng *zram, unsigned long blk);
+void zram_ng_bd_put_block(struct zram_ng *zram, unsigned long blk);
+void zram_ng_bd_retire_block(struct zram_ng *zram, unsigned long blk);
+unsigned long zram_ng_bd_nr_quarantined(struct zram_ng *zram);
+
+/* A read of a written-back slot: begun under its lock, ended by the I/O. */
+unsigned int zram_ng_bd_read_begin(struct zram_ng *zram);
 int zram_ng_bd_read(struct zram_ng *zram, struct page *page, unsigned long blk,
-		    struct bio *parent);
+		    struct bio *parent, unsigned int epoch);
 int zram_ng_bd_write(struct zram_ng *zram, struct page *page,
 		     unsigned long blk);
 

@@ -18,6 +18,17 @@
 #include "pp.h"
 #include "slot.h"
 
+/* Starts a pass on @zram (initialised, init_lock held): 0 or -EAGAIN. */
+int zram_ng_pp_begin(struct zram_ng *zram)
+{
+	return atomic_xchg(&zram->pp_running, 1) ? -EAGAIN : 0;
+}
+
+void zram_ng_pp_end(struct zram_ng *zram)
+{
+	atomic_set_release(&zram->pp_running, 0);
+}
+
 /*
  * Whether slot @index (locked) is one @ctl wants: it holds a compressed
  * object (neither same-filled nor on the backing device), no writeback

@@ -39,6 +39,8 @@ struct zram_ng_pp_ctl {
 	void (*process)(struct zram_ng *zram, u32 index, void *priv);
 };
 
+int zram_ng_pp_begin(struct zram_ng *zram);
+void zram_ng_pp_end(struct zram_ng *zram);
 int zram_ng_pp_scan(struct zram_ng *zram, const struct zram_ng_pp_ctl *ctl,
 		    void *priv);
 

@@ -25,9 +25,9 @@
  * task to its CPU), and the old object freed. So a read, write, discard,
  * idle marking or writeback of the slot happens either before or after,
  * and a writeback already past marking the slot ZRAM_NG_UNDER_WB sees
- * it skipped. Order: slot lock -> stream -> allocator, as in slot.c. Two
- * passes may run at once: each slot is done under its lock, by one of
- * them.
+ * it skipped. Order: slot lock -> stream -> allocator, as in slot.c. One
+ * pass at a time, writeback's or recompression's: another is refused
+ * with -EAGAIN, as upstream 6.12 refuses it (pp.c).
  *
  * "Smaller" is a smaller size class of the pool (zsng_class_index()), as
  * upstream decides it: an object that shrinks within its class saves no
@@ -81,14 +81,18 @@ struct zram_ng_arg {
 /*
  * Splits the "key=value ..." written to an attribute into @args (at most
  * ZRAM_NG_MAX_ARGS), in a copy of @buf the caller kfree()s, returned in
- * *@copy even on failure. The number of pairs, or -EINVAL for a key
- * without a value or too many pairs, -ENOMEM.
+ * *@copy even on failure. @keys (NULL-terminated) are the keys the
+ * attribute takes. The number of pairs, or -EINVAL for a key without a
+ * value, a key not in @keys, a key given twice (as the newest upstream
+ * refuses them: which one would count is a guess) or too many pairs;
+ * -ENOMEM.
  */
 static int zram_ng_split_args(const char *buf, char **copy,
-			      struct zram_ng_arg *args)
+			      struct zram_ng_arg *args,
+			      const char *const *keys)
 {
 	char *rest;
-	int n = 0;
+	int n = 0, i;
 
 	*copy = kstrdup(buf, GFP_KERNEL);
 	if (!*copy)
@@ -100,16 +104,28 @@ static int zram_ng_split_args(const char *buf, char **copy,
 		rest = next_arg(rest, &args[n].param, &args[n].val);
 		if (!args[n].val || !*args[n].val)
 			return -EINVAL;
+		for (i = 0; keys[i]; i++)
+			if (!strcmp(args[n].param, keys[i]))
+				break;
+		if (!keys[i])
+			return -EINVAL;
+		for (i = 0; i < n; i++)
+			if (!strcmp(args[n].param, args[i].param))
+				return -EINVAL;
 		n++;
 	}
 	return n;
 }
 
+static const char *const zram_ng_recomp_algorithm_keys[] = {
+	"algo", "priority", NULL
+};
+
 /*
- * "algo=NAME [priority=N]" (priority 1 by default), in any order; other
- * keys are ignored, as upstream ignores them. -EINVAL: a key without a
- * value, no algo, a priority outside 1..3, an algorithm the crypto API
- * does not have; kstrtoint()'s error for a priority that is not a number;
+ * "algo=NAME [priority=N]" (priority 1 by default), in any order. -EINVAL:
+ * another key, a key given twice, a key without a value, no algo, a
+ * priority outside 1..3, an algorithm the crypto API does not have;
+ * kstrtoint()'s error for a priority that is not a number;
  * -E2BIG for a name the crypto API could never have; -EBUSY once
  * initialised.
  */
@@ -123,7 +139,7 @@ static ssize_t recomp_algorithm_store(struct device *dev,
 	char *copy, *algo = NULL;
 	int i, n, ret = 0;
 
-	n = zram_ng_split_args(buf, &copy, args);
+	n = zram_ng_split_args(buf, &copy, args, zram_ng_recomp_algorithm_keys);
 	if (n < 0) {
 		ret = n;
 		goto out;
@@ -266,15 +282,20 @@ static int zram_ng_recompress_slot(struct zram_ng *zram, u32 index,
 	return ZRAM_NG_PP_DONE;
 }
 
+static const char *const zram_ng_recompress_keys[] = {
+	"type", "max_pages", "threshold", "algo", "priority", NULL
+};
+
 /*
  * "[type=huge|idle|huge_idle] [threshold=BYTES] [max_pages=N]
- * [algo=NAME | priority=N]", in any order; other keys, and other type
- * values, are ignored (no type: every slot), as upstream does. -EINVAL:
- * a key without a value, a threshold of a page or more (of the huge size
+ * [algo=NAME | priority=N]", in any order (no type: every slot).
+ * -EINVAL: another key or type, a key given twice, a key without a
+ * value, a threshold of a page or more (of the huge size
  * or more once initialised), a device not initialised, an algo that is
  * not a secondary algorithm set, no secondary algorithm at the priority
  * asked or above; kstrtouint()'s or kstrtoull()'s error for a number that
- * is not one. A pass ends early on an error of recompression.
+ * is not one; -EAGAIN while another writeback or recompression pass
+ * runs (pp.c). A pass ends early on an error of recompression.
  */
 static ssize_t recompress_store(struct device *dev,
 				struct device_attribute *attr,
@@ -297,7 +318,7 @@ static ssize_t recompress_store(struct device *dev,
 	ssize_t ret = 0;
 	int i, n;
 
-	n = zram_ng_split_args(buf, &copy, args);
+	n = zram_ng_split_args(buf, &copy, args, zram_ng_recompress_keys);
 	if (n < 0) {
 		ret = n;
 		goto out_free;
@@ -312,6 +333,8 @@ static ssize_t recompress_store(struct device *dev,
 				mode = ZRAM_NG_PP_HUGE;
 			else if (!strcmp(val, "huge_idle"))
 				mode = ZRAM_NG_PP_IDLE | ZRAM_NG_PP_HUGE;
+			else
+				ret = -EINVAL;
 		} else if (!strcmp(param, "max_pages")) {
 			ret = kstrtoull(val, 10, &rc.budget);
 		} else if (!strcmp(param, "threshold")) {
@@ -375,7 +398,11 @@ static ssize_t recompress_store(struct device *dev,
 	ctl.want = mode | ZRAM_NG_PP_COMPRESSIBLE;
 	ctl.min_size = rc.threshold;
 	ctl.end = zram->disksize >> PAGE_SHIFT;
-	ret = zram_ng_pp_scan(zram, &ctl, &rc);
+	ret = zram_ng_pp_begin(zram);
+	if (!ret) {
+		ret = zram_ng_pp_scan(zram, &ctl, &rc);
+		zram_ng_pp_end(zram);
+	}
 	__free_page(rc.page);
 
 out_unlock:

@@ -18,9 +18,10 @@
  * of the write path too: a writer holds its CPU's compression stream, so
  * it first allocates without sleeping.
  *
- * A written-back slot's block number is read under the slot lock and the
- * lock dropped before the block is read (backing.c): no I/O under a slot
- * lock.
+ * A written-back slot's block number is read, and the read registered
+ * in the backing device's read epoch (which keeps the block from reuse
+ * until the read completes), under the slot lock, and the lock dropped
+ * before the block is read (backing.c): no I/O under a slot lock.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
@@ -229,9 +230,11 @@ int zram_ng_slot_read(struct zram_ng *zram, struct page *page, u32 index,
 	slot_lock(zram, index);
 	if (slot_test_flag(zram, index, ZRAM_NG_WB)) {
 		unsigned long blk = slot_element(zram, index);
+		/* keeps blk from reuse until the read is done (backing.c) */
+		unsigned int epoch = zram_ng_bd_read_begin(zram);
 
 		slot_unlock(zram, index);
-		return zram_ng_bd_read(zram, page, blk, parent);
+		return zram_ng_bd_read(zram, page, blk, parent, epoch);
 	}
 	ret = zram_ng_slot_read_locked(zram, page, index);
 	slot_unlock(zram, index);

@@ -397,6 +397,32 @@ static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
 }
 
 /*
+ * zram_ng's own figures, which no zram file has: bd_retired, the backing
+ * device's blocks retired after a write error, and bd_quarantined, its
+ * blocks freed but kept from reuse until the reads that may still name
+ * them complete (backing.c), both in 4 KiB units as bd_stat counts.
+ * Columns are only ever appended (tools/lib/stat-columns).
+ */
+static ssize_t ng_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	u64 quarantined = 0;
+	ssize_t ret;
+
+	down_read(&zram->init_lock);
+	if (zram->backing.bdev)
+		quarantined = zram_ng_bd_nr_quarantined(zram);
+	ret = sysfs_emit(buf, "%8llu %8llu\n",
+			 /* bd_retired */
+			 ZRAM_NG_FOUR_K((u64)atomic64_read(&zram->stats.bd_retired)),
+			 /* bd_quarantined */
+			 ZRAM_NG_FOUR_K(quarantined));
+	up_read(&zram->init_lock);
+	return ret;
+}
+
+/*
  * zram's nine columns, in zram's order and units, then objs_moved: the
  * objects compaction copied to free pages_compacted pages. Each argument
  * names its column: tools/lib/stat-columns lists them for the tools, and
@@ -461,6 +487,7 @@ static DEVICE_ATTR_RW(comp_algorithm);
 static DEVICE_ATTR_RW(max_comp_streams);
 static DEVICE_ATTR_RW(allocator_policy);
 static DEVICE_ATTR_RO(io_stat);
+static DEVICE_ATTR_RO(ng_stat);
 static DEVICE_ATTR_RO(mm_stat);
 static DEVICE_ATTR_RO(debug_stat);
 
@@ -479,6 +506,7 @@ static struct attribute *zram_ng_disk_attrs[] = {
 	&dev_attr_allocator_policy.attr,
 	/* statistics */
 	&dev_attr_io_stat.attr,
+	&dev_attr_ng_stat.attr,
 	&dev_attr_mm_stat.attr,
 	&dev_attr_debug_stat.attr,
 	NULL,

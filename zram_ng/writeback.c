@@ -18,8 +18,19 @@
  * under writeback): its memory is freed and it becomes ZRAM_NG_WB with the
  * block as its element. Otherwise the block is kept for the next slot.
  *
- * A failed block write leaves the slot in memory; the pass goes on and
- * returns the error.
+ * writeback_limit (4 KiB units, as 6.1 counts them) bounds the writes
+ * that reach the device: each page's write is charged before it is
+ * submitted and refunded only if it fails, so a write whose slot changed
+ * meanwhile (its block is then reused for the next slot) is charged too,
+ * and with one pass at a time (pp.c: a second gets -EAGAIN) two passes
+ * cannot both spend the last unit. A user who sets a limit of N gets at
+ * most N 4 KiB writes until the limit is set again.
+ *
+ * A failed block write leaves the slot in memory and retires the block
+ * (backing.c: it stays in use until reset, counted in ng_stat's
+ * bd_retired), and the pass goes on with a new block and returns the
+ * error at its end; ZRAM_NG_WB_MAX_ERRORS failures in a row end the pass
+ * at once: the device, not a block, is failing.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
@@ -79,32 +90,72 @@ static ssize_t backing_dev_store(struct device *dev,
 
 #define ZRAM_NG_PAGE_INDEX	"page_index="
 
+/*
+ * Consecutive block write errors after which a pass stops: one bad block
+ * is retired and the pass goes on with the next, a device that fails
+ * every write ends it with the error rather than retiring its blocks one
+ * by one.
+ */
+#define ZRAM_NG_WB_MAX_ERRORS	8
+
 /* A writeback pass: the page it reads slots into, the block it holds. */
 struct zram_ng_wb {
 	struct page *page;
 	unsigned long blk;	/* 0: none yet */
 	int err;		/* of the last block write that failed */
+	int stop;		/* the error that ends the pass at the next slot */
+	unsigned int errors;	/* consecutive block write errors */
 };
 
 /*
+ * writeback_limit's charge for one page, taken before its write (top of
+ * the file): 1 charged, 0 no limit enabled, -EIO the limit is used up.
+ */
+static int zram_ng_wb_charge(struct zram_ng *zram)
+{
+	int ret = 0;
+
+	spin_lock(&zram->wb_limit_lock);
+	if (zram->wb_limit_enable) {
+		ret = -EIO;
+		if (zram->bd_wb_limit >= ZRAM_NG_FOUR_K(1UL)) {
+			zram->bd_wb_limit -= ZRAM_NG_FOUR_K(1UL);
+			ret = 1;
+		}
+	}
+	spin_unlock(&zram->wb_limit_lock);
+	return ret;
+}
+
+/* A charged write failed: nothing reached the device. */
+static void zram_ng_wb_refund(struct zram_ng *zram)
+{
+	spin_lock(&zram->wb_limit_lock);
+	if (zram->wb_limit_enable)
+		zram->bd_wb_limit += ZRAM_NG_FOUR_K(1UL);
+	spin_unlock(&zram->wb_limit_lock);
+}
+
+/*
  * Before every slot: -EIO once the enabled writeback_limit is used up,
- * -ENOSPC when no block is left for the next slot.
+ * -ENOSPC when no block is left for the next slot, the error that ended
+ * the pass.
  */
 static int zram_ng_wb_next(struct zram_ng *zram, void *priv)
 {
 	struct zram_ng_wb *wb = priv;
 	bool stop;
 
+	if (wb->stop)
+		return wb->stop;
 	spin_lock(&zram->wb_limit_lock);
-	stop = zram->wb_limit_enable && !zram->bd_wb_limit;
+	stop = zram->wb_limit_enable &&
+	       zram->bd_wb_limit < ZRAM_NG_FOUR_K(1UL);
 	spin_unlock(&zram->wb_limit_lock);
 	if (stop)
 		return -EIO;
-	if (!wb->blk) {
-		wb->blk = zram_ng_bd_alloc_block(zram);
-		if (!wb->blk)
-			return -ENOSPC;
-	}
+	if (!wb->blk)
+		return zram_ng_bd_alloc_block(zram, &wb->blk);
 	return ZRAM_NG_PP_NEXT;
 }
 
@@ -132,22 +183,36 @@ static void zram_ng_wb_abandon(struct zram_ng *zram, u32 index)
 static void zram_ng_wb_process(struct zram_ng *zram, u32 index, void *priv)
 {
 	struct zram_ng_wb *wb = priv;
-	int ret;
+	int ret, charged;
 
 	if (zram_ng_slot_read(zram, wb->page, index, NULL)) {
 		zram_ng_wb_abandon(zram, index);
 		return;
 	}
-	ret = zram_ng_bd_write(zram, wb->page, wb->blk);
-	if (ret) {
+	charged = zram_ng_wb_charge(zram);
+	if (charged < 0) {
 		zram_ng_wb_abandon(zram, index);
-		wb->err = ret;
+		wb->stop = charged;
 		return;
 	}
+	ret = zram_ng_bd_write(zram, wb->page, wb->blk);
+	if (ret) {
+		if (charged)
+			zram_ng_wb_refund(zram);
+		zram_ng_wb_abandon(zram, index);
+		zram_ng_bd_retire_block(zram, wb->blk);
+		wb->blk = 0;
+		wb->err = ret;
+		if (++wb->errors >= ZRAM_NG_WB_MAX_ERRORS)
+			wb->stop = ret;
+		return;
+	}
+	wb->errors = 0;
 
 	slot_lock(zram, index);
 	if (!slot_allocated(zram, index) ||
 	    !slot_test_flag(zram, index, ZRAM_NG_IDLE)) {
+		/* changed meanwhile: the block, written and charged, is reused */
 		slot_clear_flag(zram, index, ZRAM_NG_UNDER_WB);
 		slot_clear_flag(zram, index, ZRAM_NG_IDLE);
 		slot_unlock(zram, index);
@@ -157,12 +222,6 @@ static void zram_ng_wb_process(struct zram_ng *zram, u32 index, void *priv)
 	slot_clear_flag(zram, index, ZRAM_NG_UNDER_WB);
 	slot_unlock(zram, index);
 	wb->blk = 0;
-
-	spin_lock(&zram->wb_limit_lock);
-	if (zram->wb_limit_enable && zram->bd_wb_limit)
-		zram->bd_wb_limit -= min_t(u64, zram->bd_wb_limit,
-					   ZRAM_NG_FOUR_K(1UL));
-	spin_unlock(&zram->wb_limit_lock);
 }
 
 /*
@@ -170,8 +229,10 @@ static void zram_ng_wb_process(struct zram_ng *zram, u32 index, void *priv)
  * -EINVAL for anything else, an index past the disk or a device not
  * initialised, -ENODEV without a backing device. The scan stops with -EIO
  * when the enabled writeback_limit is used up and with -ENOSPC when the
- * backing device is full; a failed block write leaves its slot in memory,
- * the scan goes on, and the last such error is returned.
+ * backing device is full; a failed block write leaves its slot in memory
+ * and retires its block, the scan goes on (up to ZRAM_NG_WB_MAX_ERRORS
+ * failures in a row), and the last such error is returned.
+ * -EAGAIN while another writeback or recompression pass runs (pp.c).
  */
 static ssize_t writeback_store(struct device *dev,
 			       struct device_attribute *attr,
@@ -233,12 +294,16 @@ static ssize_t writeback_store(struct device *dev,
 		goto out_unlock;
 	}
 
-	ret = zram_ng_pp_scan(zram, &ctl, &wb);
-	if (!ret)
-		ret = wb.err ? wb.err : len;
+	ret = zram_ng_pp_begin(zram);
+	if (!ret) {
+		ret = zram_ng_pp_scan(zram, &ctl, &wb);
+		zram_ng_pp_end(zram);
+		if (!ret)
+			ret = wb.err ? wb.err : len;
+	}
 
 	if (wb.blk)
-		zram_ng_bd_free_block(zram, wb.blk);
+		zram_ng_bd_put_block(zram, wb.blk);
 	__free_page(wb.page);
 out_unlock:
 	up_read(&zram->init_lock);

@@ -27,10 +27,13 @@
  *
  * Lock ordering: disk->open_mutex -> init_lock -> slot lock -> the CPU's
  * compression stream -> allocator mapping. init_lock -> the backing
- * device's open_mutex (claiming and releasing it). wb_limit_lock and the
- * backing device's bitmap (atomic bit operations) are leaves. No I/O to
- * the backing device is ever done under a slot lock: the slot is marked
- * (ZRAM_NG_UNDER_WB) or its block number read, and the lock dropped.
+ * device's open_mutex (claiming and releasing it). slot lock ->
+ * bd_epochs.lock (a read of a written-back slot joining the epoch, a
+ * freed block entering the quarantine). wb_limit_lock, bd_epochs.lock
+ * and the backing device's bitmap (atomic bit operations) are leaves. No
+ * I/O to the backing device is ever done under a slot lock: the slot is
+ * marked (ZRAM_NG_UNDER_WB) or its block number read and its read
+ * registered in the epoch, and the lock dropped.
  */
 #ifndef _ZRAM_NG_H
 #define _ZRAM_NG_H
@@ -77,6 +80,20 @@ struct zram_ng_stats {
 	atomic64_t bd_count;		/* pages on the backing device */
 	atomic64_t bd_reads;		/* pages read from it */
 	atomic64_t bd_writes;		/* pages written to it */
+	atomic64_t bd_retired;		/* its blocks retired after a write error */
+};
+
+/*
+ * The read epochs of the backing device (backing.c, "Block reuse"): a
+ * freed block waits in the quarantine of the epoch it was freed in until
+ * every read begun in that epoch or before has completed.
+ */
+struct zram_ng_bd_epochs {
+	spinlock_t lock;		/* cur, the quarantines, their counts */
+	unsigned long cur;		/* the current epoch */
+	atomic_t readers[2];		/* reads in flight, by epoch parity */
+	unsigned long *quarantine[2];	/* blocks freed, by epoch parity */
+	unsigned long nr_quarantined[2];
 };
 
 struct zram_ng {
@@ -105,6 +122,9 @@ struct zram_ng {
 	char *backing_path;		/* as written to backing_dev */
 	unsigned long *bd_bitmap;	/* the blocks in use */
 	unsigned long bd_nr_pages;	/* size of the backing device */
+	struct zram_ng_bd_epochs bd_epochs;
+	/* a writeback or recompression pass is running (pp.c) */
+	atomic_t pp_running;
 	spinlock_t wb_limit_lock;	/* the two below (writeback.c) */
 	bool wb_limit_enable;
 	u64 bd_wb_limit;		/* 4 KiB units left to write back */

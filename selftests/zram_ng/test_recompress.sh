@@ -49,7 +49,7 @@ compr() {
 }
 
 ktap_header
-ktap_plan 104
+ktap_plan 110
 
 for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
 zram_ng_reload
@@ -190,8 +190,6 @@ bad_table() {	# bad_table STATE: lines "ERRNO|VALUE|ATTR" on stdin
 	done
 }
 long=$(printf '%0130d' 0)
-# At most 16 key=value pairs (recompress.c, ZRAM_NG_MAX_ARGS)
-pairs() { _i=0; while [ $_i -lt "$1" ]; do printf 'x=1 '; _i=$((_i + 1)); done; }
 bad_table "before disksize" <<-EOF
 EINVAL|garbage|recomp_algorithm
 EINVAL||recomp_algorithm
@@ -205,7 +203,9 @@ EINVAL|algo=zstd priority=4|recomp_algorithm
 EINVAL|algo=zstd priority=-1|recomp_algorithm
 EINVAL|algo=zstd priority=abc|recomp_algorithm
 ERANGE|algo=zstd priority=99999999999|recomp_algorithm
-EINVAL|$(pairs 16)algo=zstd|recomp_algorithm
+EINVAL|algo=zstd bogus=1|recomp_algorithm
+EINVAL|algo=zstd algo=lz4hc|recomp_algorithm
+EINVAL|algo=zstd priority=1 priority=2|recomp_algorithm
 EINVAL|type=huge|recompress
 EINVAL|threshold=4096|recompress
 EOF
@@ -231,11 +231,16 @@ EINVAL|algo=lz4|recompress
 EINVAL|priority=2|recompress
 EINVAL|priority=4|recompress
 EINVAL|threshold=4095|recompress
-EINVAL|$(pairs 16)priority=1|recompress
+EINVAL|type=garbage|recompress
+EINVAL|type=IDLE|recompress
+EINVAL|type=idle type=huge|recompress
+EINVAL|threshold=100 threshold=200|recompress
+EINVAL|max_pages=1 max_pages=1|recompress
+EINVAL|priority=1 tresholds=100|recompress
 EOF
-ktap_result "16 key=value pairs are taken" recomp "$(pairs 15)priority=1"
+ktap_result "every key at once is taken" \
+	recomp "type=huge_idle threshold=100 max_pages=10 priority=1"
 ktap_result "priority=0 means priority 1 (as upstream)" recomp "priority=0"
-ktap_result "an unknown type is ignored (as upstream): every page" recomp "type=garbage"
 echo 1 >$D/reset
 
 # --- zramctl-ng drives both: setup, idle, recompress, writeback, columns ---

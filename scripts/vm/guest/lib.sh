@@ -40,6 +40,8 @@ kernel_failure_re() {
 
 MM_STAT_COLUMNS=$(stat_columns mm_stat)
 IO_STAT_COLUMNS=$(stat_columns io_stat)
+BD_STAT_COLUMNS=$(stat_columns bd_stat)
+NG_STAT_COLUMNS=$(stat_columns ng_stat)
 
 # zdev_sys DEV: print the sysfs directory of DEV (/sys/block/<name>;
 # $ZRAM_SYSFS replaces /sys/block, for scripts/tests/test-guest-lib)
@@ -81,6 +83,18 @@ mm_stat() {
 # e.g. "io_stat zram_ng0 notify_free"
 io_stat() {
 	stat_field "$(zdev_sys "$1")/io_stat" "$IO_STAT_COLUMNS" "$2"
+}
+
+# bd_stat DEV NAME: print one bd_stat column of DEV by name, e.g.
+# "bd_stat zram_ng0 bd_writes"
+bd_stat() {
+	stat_field "$(zdev_sys "$1")/bd_stat" "$BD_STAT_COLUMNS" "$2"
+}
+
+# ng_stat DEV NAME: print one column of zram_ng's own ng_stat by name,
+# e.g. "ng_stat zram_ng0 bd_retired"
+ng_stat() {
+	stat_field "$(zdev_sys "$1")/ng_stat" "$NG_STAT_COLUMNS" "$2"
 }
 
 # mm_stat_read DEV PREFIX: read mm_stat once (a consistent snapshot) into

@@ -1,0 +1,236 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Writeback under backing-device faults (Documentation/reliability.rst,
+# "Writeback integrity"): the backing device is a brd ramdisk behind
+# device-mapper targets (linear with an error segment, error, delay,
+# flakey), so each fault is injected exactly where it is wanted.
+#  1. One bad block: a write error retires that block (ng_stat bd_retired)
+#     and the pass goes on with the next; the block is never tried again.
+#  2. A device failing every write: the pass ends after a few retired
+#     blocks, every page stays in memory and verifies.
+#  3. writeback_limit under a concurrent rewrite of the same pages: writes
+#     that reach the device + the limit left = the limit set, exactly.
+#  4. One pass at a time: a writeback or recompress while a (slow, dm-delay)
+#     writeback runs gets EAGAIN; reset waits for the pass, never hangs.
+#  5. Reads of written-back pages from a flaky device (dm-flakey, down half
+#     the time): each read returns the right page or EIO, never other bytes;
+#     failed reads are counted. Then the device is force-removed under
+#     reads, and reset, hot_remove and rmmod still work.
+# vm-timeout: 300
+. "$(dirname "$0")/common.sh"
+
+D=$ZSYS/zram_ng0
+B=/dev/zram_ng0
+export DM_DISABLE_UDEV=1
+RD_SECTORS=131072	# the 64 MiB ramdisk
+REF=/tmp/wbf-ref	# 1 MiB of compressible pages, each different
+
+bd() { bd_stat zram_ng0 "$1"; }
+
+# dm_make NAME: the table on stdin; prints the device node
+dm_make() {
+	dmsetup create --noudevsync "$1" || return 1
+	dmsetup mknodes "$1" 2>/dev/null
+	if [ -b "/dev/mapper/$1" ]; then
+		echo "/dev/mapper/$1"
+	else
+		echo "/dev/$(dmsetup info -c --noheadings -o blkdevname "$1")"
+	fi
+}
+
+# dm_swap NAME: load the table on stdin into NAME, live
+dm_swap() {
+	dmsetup suspend --noudevsync "$1" && dmsetup load "$1" &&
+		dmsetup resume --noudevsync "$1"
+}
+
+# setup TABLE_NAME: zram_ng0 32M with the dm device zwf (table on stdin)
+# as backing device; $DM is its node
+setup() {
+	DM=$(dm_make zwf) && echo "$DM" >$D/backing_dev && echo 32M >$D/disksize
+}
+
+teardown() {
+	echo 1 >$D/reset
+	dmsetup remove --noudevsync zwf 2>/dev/null
+	true
+}
+
+linear() { echo "0 $RD_SECTORS linear /dev/ram0 0"; }
+
+# ref_write PAGE: $REF (256 pages) into zram_ng0 from PAGE on, direct
+ref_write() {
+	dd if=$REF of=$B bs=4096 seek="$1" count=256 oflag=direct 2>/dev/null
+}
+
+# ref_same PAGE: the 256 pages at PAGE read back (direct) equal $REF
+ref_same() {
+	dd if=$B bs=4096 skip="$1" count=256 iflag=direct 2>/dev/null | cmp -s - $REF
+}
+
+wb() { { echo "$1" >$D/writeback; } 2>/dev/null; }
+
+ktap_header
+ktap_plan 38
+
+zram_ng_reload
+rmmod brd 2>/dev/null
+modprobe brd rd_nr=1 rd_size=65536 || { ktap_print "no brd"; exit 1; }
+for m in dm_mod dm_delay dm_flakey; do
+	modprobe $m || { ktap_print "no $m"; exit 1; }
+done
+# 64 lines of 64 bytes a page, numbered: compresses, no two pages alike
+awk 'BEGIN { for (p = 0; p < 256; p++) for (l = 0; l < 64; l++)
+	printf "%-63s\n", sprintf("page %d line %d of the reference data", p, l) }' >$REF
+
+# --- 1. one bad block: block 5 (sectors 40..47) fails ---
+{
+	echo "0 40 linear /dev/ram0 0"
+	echo "40 8 error"
+	echo "48 $((RD_SECTORS - 48)) linear /dev/ram0 48"
+} | setup
+ref_write 0
+echo all >$D/idle
+ktap_result "bad block: writeback idle reports the write error (EIO)" \
+	write_expect_errno EIO idle $D/writeback
+ktap_result "... wrote back the other 255 pages, that one stays in memory" \
+	assert_eq 255 "$(bd bd_count)"
+ktap_result "... bd_retired is 1" assert_eq 1 "$(ng_stat zram_ng0 bd_retired)"
+ktap_result "... the pages read back from the device" ref_same 0
+ref_write 256
+echo all >$D/idle
+ktap_result "a second pass succeeds: the bad block is not tried again" wb idle
+ktap_result "... bd_count 512 (that page went too), bd_retired still 1" \
+	assert_eq "512 1" "$(bd bd_count) $(ng_stat zram_ng0 bd_retired)"
+blkdiscard $B
+ktap_result "discard: bd_count 0" assert_eq 0 "$(bd bd_count)"
+ref_write 0
+echo all >$D/idle
+ktap_result "after the discard, writeback succeeds, never on the bad block" wb idle
+ktap_result "... bd_retired still 1" assert_eq 1 "$(ng_stat zram_ng0 bd_retired)"
+ktap_result "... and the pages verify" ref_same 0
+
+# --- 2. every write fails ---
+ref_write 512
+error_table() { echo "0 $RD_SECTORS error"; }
+error_table | dm_swap zwf
+echo all >$D/idle
+before=$(ng_stat zram_ng0 bd_retired)
+ktap_result "a dead device: writeback idle fails with EIO" \
+	write_expect_errno EIO idle $D/writeback
+ktap_result "... after 8 retired blocks, not 256" \
+	assert_eq $((before + 8)) "$(ng_stat zram_ng0 bd_retired)"
+ktap_result "... bd_count unchanged (256)" assert_eq 256 "$(bd bd_count)"
+ktap_result "... the pages it tried stay in memory and verify" ref_same 512
+teardown
+
+# --- 3. writeback_limit under a concurrent rewrite ---
+linear | setup
+fio_tagged write 0 8M 50
+echo all >$D/idle
+echo 1 >$D/writeback_limit_enable
+echo 300 >$D/writeback_limit
+w0=$(bd bd_writes)
+fio_tagged write 0 8M 50 &
+fio=$!
+# EIO when the limit ran out first, success when the rewrite took the
+# idle pages away first: either way the writes are counted
+wb idle
+ktap_print "writeback idle under the rewrite: exit $?"
+wait $fio
+frio=$?
+w1=$(bd bd_writes)
+left=$(cat $D/writeback_limit)
+ktap_print "written $((w1 - w0)), limit left $left"
+ktap_result "limit 300 under a rewrite: device writes + limit left = 300 ($((w1 - w0)) + $left)" \
+	assert_eq 300 $((w1 - w0 + left))
+ktap_result "... and no more than 300 writes" test $((w1 - w0)) -le 300
+ktap_result "... the rewrite succeeded" assert_eq 0 $frio
+ktap_result "... and verifies" fio_tagged verify 0 8M 50
+echo 0 >$D/writeback_limit_enable
+teardown
+
+# --- 4. one pass at a time; reset waits for a slow pass ---
+echo algo=lz4hc >$D/recomp_algorithm
+# writes delayed 40 ms: 200 pages take 8 s
+echo "0 $RD_SECTORS delay /dev/ram0 0 0 /dev/ram0 0 40" | setup
+dd if=$REF of=$B bs=4096 count=200 oflag=direct 2>/dev/null
+echo all >$D/idle
+(echo idle >$D/writeback) 2>/dev/null &
+pass=$!
+sleep 1
+ktap_result "a second writeback while one runs: EAGAIN" \
+	write_expect_errno EAGAIN idle $D/writeback
+ktap_result "a recompress while a writeback runs: EAGAIN" \
+	write_expect_errno EAGAIN type=idle $D/recompress
+wait $pass
+ktap_result "the first pass completed (200 pages written back)" \
+	assert_eq 200 "$(bd bd_count)"
+ktap_result "passes run again once it is done" wb idle
+dd if=$REF of=$B bs=4096 count=100 oflag=direct 2>/dev/null
+echo all >$D/idle
+(echo idle >$D/writeback) 2>/dev/null &
+pass=$!
+sleep 1
+t0=$(now_us)
+ktap_result "reset during a slow pass waits for it and succeeds" \
+	sh -c "echo 1 > $D/reset"
+ktap_print "reset took $((($(now_us) - t0) / 1000)) ms"
+wait $pass
+ktap_result "... the pass has ended" sh -c "! kill -0 $pass 2>/dev/null"
+ktap_result "... the backing device is released" assert_eq none "$(cat $D/backing_dev)"
+dmsetup remove --noudevsync zwf
+
+# --- 5. a flaky device: right data or EIO, never other bytes ---
+linear | setup
+ref_write 0
+echo all >$D/idle
+wb idle
+ktap_result "256 pages on the device" assert_eq 256 "$(bd bd_count)"
+# up 1 s, down 1 s: reads in a down interval fail
+echo "0 $RD_SECTORS flakey /dev/ram0 0 1 1" | dm_swap zwf
+ok=0 eio=0 wrong=0 p=0
+end=$(($(now_us) + 6000000))
+while [ "$(now_us)" -lt $end ]; do
+	p=$(((p + 37) % 256))
+	dd if=$REF of=/tmp/wbf-want bs=4096 skip=$p count=1 2>/dev/null
+	if dd if=$B of=/tmp/wbf-got bs=4096 skip=$p count=1 iflag=direct 2>/dev/null; then
+		if cmp -s /tmp/wbf-got /tmp/wbf-want; then
+			ok=$((ok + 1))
+		else
+			wrong=$((wrong + 1))
+		fi
+	else
+		eio=$((eio + 1))
+	fi
+done
+ktap_print "flaky reads: $ok right, $eio failed, $wrong wrong"
+ktap_result "flaky: no read returned wrong data" assert_eq 0 $wrong
+ktap_result "flaky: reads succeeded ($ok) and failed ($eio) both" \
+	test $ok -gt 0 -a $eio -gt 0
+ktap_result "flaky: failed_reads counts the failures" \
+	test "$(io_stat zram_ng0 failed_reads)" -ge $eio
+linear | dm_swap zwf
+ktap_result "the device back: every page verifies" ref_same 0
+# readers running while the device is force-removed
+(for i in 1 2 3 4 5 6 7 8; do ref_same 0; done) >/dev/null 2>&1 &
+readers=$!
+echo "0 $RD_SECTORS delay /dev/ram0 0 200" | dm_swap zwf
+sleep 1
+dmsetup remove --force --noudevsync zwf >/dev/null 2>&1
+ktap_result "dmsetup remove --force under reads: the table is gone" \
+	sh -c "! dmsetup status zwf 2>/dev/null | grep -q delay"
+wait $readers
+ktap_result "reads of the removed device fail with EIO" \
+	expect_errno EIO dd if=$B of=/dev/null bs=4096 count=1 iflag=direct
+ktap_result "reset after the removal" sh -c "echo 1 > $D/reset"
+ktap_result "bd_stat is zero after reset" assert_eq "0 0 0" "$(xargs <$D/bd_stat)"
+dmsetup remove --noudevsync zwf 2>/dev/null
+id=$(cat $ZCTL/hot_add)
+ktap_result "hot_remove of a device that had a backing device" \
+	sh -c "echo /dev/ram0 > $ZSYS/zram_ng$id/backing_dev && echo $id > $ZCTL/hot_remove"
+ktap_result "rmmod brd" rmmod brd
+ktap_result "rmmod zram_ng" rmmod zram_ng
+ktap_result "modprobe zram_ng again" modprobe zram_ng
+ktap_finish
