@@ -29,12 +29,7 @@ READ_MS=${WBRACE_READ_MS:-50}
 SECONDS_RUN=${WBRACE_SECONDS:-60}
 PAGES=${WBRACE_PAGES:-512}
 DM=zwbrace
-BD_COLUMNS=$(stat_columns bd_stat)
 export DM_DISABLE_UDEV=1
-
-bd() {	# bd COLUMN: a bd_stat column of zram_ng0 by name
-	stat_field $D/bd_stat "$BD_COLUMNS" "$1"
-}
 
 # wb_loop: "all" > idle, "idle" > writeback until $T/stop exists; counts
 # the passes that wrote, those refused because another pass ran (EAGAIN,
@@ -83,8 +78,8 @@ ktap_result "dm-delay over /dev/ram0: reads delayed $READ_MS ms, writes not" \
 ktap_result "it is zram_ng0's backing_dev" \
 	sh -c "echo /dev/mapper/$DM > $D/backing_dev && echo 32M > $D/disksize"
 
-w0=$(bd bd_writes)
-r0=$(bd bd_reads)
+w0=$(bd_stat zram_ng0 bd_writes)
+r0=$(bd_stat zram_ng0 bd_reads)
 wb_loop &
 loop=$!
 ktap_print "wbrace $B 0 $PAGES $SECONDS_RUN, idle + writeback in a loop"
@@ -96,7 +91,7 @@ wait $loop
 head -n 10 $T/wbrace.err | sed 's/^/# /'
 sed 's/^/# /' $T/wbrace.out
 read -r passes busy other <$T/wb.counts
-ktap_print "writeback passes $passes, refused as busy $busy, failed $other; bd_stat $(cat $D/bd_stat | xargs)"
+ktap_print "writeback passes $passes, refused as busy $busy, failed $other; bd_stat $(xargs <$D/bd_stat), ng_stat $(xargs <$D/ng_stat 2>/dev/null)"
 [ ! -s $T/wb.errors ] || sort $T/wb.errors | uniq -c | sed 's/^/# writeback: /'
 
 ktap_result "wbrace read pages ($(field reads) reads)" test "$(field reads)" -gt 0
@@ -110,10 +105,10 @@ ktap_result "no I/O error" assert_eq "0 0" "$(field read_errors) $(field write_e
 ktap_result "wbrace passed (exit $rc)" test $rc = 0
 ktap_result "writeback passes ran ($passes) and none failed ($other)" \
 	sh -c "[ $passes -ge 10 ] && [ $other = 0 ]"
-ktap_result "bd_writes grew by $(($(bd bd_writes) - w0)) (at least $PAGES)" \
-	test "$(($(bd bd_writes) - w0))" -ge "$PAGES"
-ktap_result "bd_reads grew by $(($(bd bd_reads) - r0)) (at least 100: reads went to the device)" \
-	test "$(($(bd bd_reads) - r0))" -ge 100
+ktap_result "bd_writes grew by $(($(bd_stat zram_ng0 bd_writes) - w0)) (at least $PAGES)" \
+	test "$(($(bd_stat zram_ng0 bd_writes) - w0))" -ge "$PAGES"
+ktap_result "bd_reads grew by $(($(bd_stat zram_ng0 bd_reads) - r0)) (at least 100: reads went to the device)" \
+	test "$(($(bd_stat zram_ng0 bd_reads) - r0))" -ge 100
 
 ktap_result "reset" sh -c "echo 1 > $D/reset"
 ktap_result "dmsetup remove" dmsetup remove --noudevsync $DM
