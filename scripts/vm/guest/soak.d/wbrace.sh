@@ -12,8 +12,9 @@
 # the idle pages back. First half: a page of another LBA, a corrupt or
 # stale page, any I/O error is an error. Second half, the flaky phase: the
 # linear table is swapped for dm-flakey (up 2 s, down 1 s, every I/O
-# failing while down): read and writeback errors (EIO) are accepted, wrong
-# data never is.
+# failing while down): read errors and failed writeback passes (EIO, and
+# ENOSPC once the blocks retired by failed writes fill the ramdisk) are
+# accepted, wrong data never is.
 wbrace_loads="mixed"
 WBR_BIN=${WBRACE:-/work/wbrace}
 WBR_PAGES=512
@@ -54,15 +55,18 @@ wbrace_setup() {
 }
 
 # wbrace_loop: "all" > idle, "idle" > writeback until $T/wbr.stop exists;
-# -EIO is accepted once $T/wbr.eio-ok exists
+# once $T/wbr.eio-ok exists (the flaky phase) -EIO is accepted, and
+# -ENOSPC: each failed write retires its block, so a long flaky phase may
+# use the ramdisk up
 wbrace_loop() {
 	local s=$ZSYS/$WBR_DEV
 	while [ ! -e $T/wbr.stop ]; do
 		echo all >$s/idle 2>/dev/null
 		if echo idle >$s/writeback 2>$T/wbr.err; then
 			add $T/wbr.passes 1
-		elif [ -e $T/wbr.eio-ok ] && grep -q 'Input/output error' $T/wbr.err; then
-			add $T/wbr.passes-eio 1
+		elif [ -e $T/wbr.eio-ok ] &&
+			grep -qE 'Input/output error|No space left on device' $T/wbr.err; then
+			add $T/wbr.passes-failed 1
 		elif ! grep -qE 'Resource temporarily unavailable|Device or resource busy' $T/wbr.err; then
 			err wbrace "writeback: $(cat $T/wbr.err)"
 			sleep 1
@@ -120,7 +124,7 @@ wbrace_teardown() {
 	[ -n "$WBR_DEV" ] || return 0
 	log "wbrace on $WBR_DEV: clean phase: $(cat $T/wbr.clean)"
 	log "wbrace on $WBR_DEV: flaky phase: $(cat $T/wbr.flaky 2>/dev/null)"
-	log "wbrace on $WBR_DEV: writeback passes $(cat $T/wbr.passes 2>/dev/null || echo 0), failed with EIO (flaky) $(cat $T/wbr.passes-eio 2>/dev/null || echo 0), bd_stat $(cat $ZSYS/$WBR_DEV/bd_stat), failed_reads $(io_stat $WBR_DEV failed_reads)"
+	log "wbrace on $WBR_DEV: writeback passes $(cat $T/wbr.passes 2>/dev/null || echo 0), failed (flaky: EIO, ENOSPC) $(cat $T/wbr.passes-failed 2>/dev/null || echo 0), bd_stat $(xargs <$ZSYS/$WBR_DEV/bd_stat), ng_stat $(xargs <$ZSYS/$WBR_DEV/ng_stat), failed_reads $(io_stat $WBR_DEV failed_reads)"
 	echo 1 >$ZSYS/$WBR_DEV/reset || err teardown "reset $WBR_DEV"
 	echo "$WBR_ID" >$ZCTL/hot_remove || err teardown "hot_remove $WBR_DEV"
 	dmsetup remove --noudevsync $WBR_UPPER && dmsetup remove --noudevsync $WBR_LOWER ||
