@@ -53,10 +53,11 @@
  * benchmarks.rst.)
  *
  * The backing device failing is an ordinary event: a failed write leaves
- * the slot in memory and retires the block (writeback.c goes on with the
- * next one), a failed read fails that read with -EIO, and a device that
- * goes away stays claimed (its struct block_device with it) and fails
- * every I/O until reset. Reset waits for the reads in flight before it
+ * the slot in memory and retires the block, or gives it back when the
+ * device fails every write (writeback.c goes on with the next one), a
+ * failed read fails that read with -EIO, and a device that goes away
+ * stays claimed (its struct block_device with it) and fails every I/O
+ * until reset. Reset waits for the reads in flight before it
  * gives the device back.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt

@@ -26,11 +26,17 @@
  * cannot both spend the last unit. A user who sets a limit of N gets at
  * most N 4 KiB writes until the limit is set again.
  *
- * A failed block write leaves the slot in memory and retires the block
- * (backing.c: it stays in use until reset, counted in ng_stat's
- * bd_retired), and the pass goes on with a new block and returns the
- * error at its end; ZRAM_NG_WB_MAX_ERRORS failures in a row end the pass
- * at once: the device, not a block, is failing.
+ * A failed block write leaves the slot in memory and the pass goes on
+ * with a new block and returns the error at its end. The failed block is
+ * held aside until the run of failures it belongs to ends:
+ *  - by a write that succeeds, or by the end of the pass: the failure was
+ *    the block's, so it is retired (backing.c: it stays in use until
+ *    reset, counted in ng_stat's bd_retired) and never tried again;
+ *  - by ZRAM_NG_WB_MAX_ERRORS failures in a row, which end the pass at
+ *    once: the device, not a block, is failing (dead, or down for a while
+ *    like a flaky path), so the run's blocks are given back unharmed.
+ *    Retiring them would cost a backing device that fails now and then a
+ *    few blocks for every outage, for good.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
@@ -91,10 +97,11 @@ static ssize_t backing_dev_store(struct device *dev,
 #define ZRAM_NG_PAGE_INDEX	"page_index="
 
 /*
- * Consecutive block write errors after which a pass stops: one bad block
- * is retired and the pass goes on with the next, a device that fails
- * every write ends it with the error rather than retiring its blocks one
- * by one.
+ * Consecutive block write errors after which a pass stops: a few bad
+ * blocks are retired and the pass goes on, a device that fails every
+ * write ends it with the error and keeps its blocks. 8 is far more bad
+ * blocks in a row than a medium that works has, and few enough writes
+ * to spend on a device that does not.
  */
 #define ZRAM_NG_WB_MAX_ERRORS	8
 
@@ -105,7 +112,28 @@ struct zram_ng_wb {
 	int err;		/* of the last block write that failed */
 	int stop;		/* the error that ends the pass at the next slot */
 	unsigned int errors;	/* consecutive block write errors */
+	/* the blocks of those errors, held until the run ends */
+	unsigned long failed[ZRAM_NG_WB_MAX_ERRORS];
 };
+
+/*
+ * The run of write errors ended: by a success or the end of the pass
+ * (@device false), each failed block is retired; by too many errors in a
+ * row (@device true), the device is failing and they are given back.
+ */
+static void zram_ng_wb_end_errors(struct zram_ng *zram, struct zram_ng_wb *wb,
+				  bool device)
+{
+	unsigned int i;
+
+	for (i = 0; i < wb->errors; i++) {
+		if (device)
+			zram_ng_bd_put_block(zram, wb->failed[i]);
+		else
+			zram_ng_bd_retire_block(zram, wb->failed[i]);
+	}
+	wb->errors = 0;
+}
 
 /*
  * writeback_limit's charge for one page, taken before its write (top of
@@ -200,14 +228,19 @@ static void zram_ng_wb_process(struct zram_ng *zram, u32 index, void *priv)
 		if (charged)
 			zram_ng_wb_refund(zram);
 		zram_ng_wb_abandon(zram, index);
-		zram_ng_bd_retire_block(zram, wb->blk);
+		wb->failed[wb->errors++] = wb->blk;
 		wb->blk = 0;
 		wb->err = ret;
-		if (++wb->errors >= ZRAM_NG_WB_MAX_ERRORS)
+		if (wb->errors == ZRAM_NG_WB_MAX_ERRORS) {
+			pr_warn_ratelimited("%s: %u backing device writes failed in a row, writeback stopped (error %d)\n",
+					    zram->disk->disk_name, wb->errors,
+					    ret);
+			zram_ng_wb_end_errors(zram, wb, true);
 			wb->stop = ret;
+		}
 		return;
 	}
-	wb->errors = 0;
+	zram_ng_wb_end_errors(zram, wb, false);
 
 	slot_lock(zram, index);
 	if (!slot_allocated(zram, index) ||
@@ -231,7 +264,8 @@ static void zram_ng_wb_process(struct zram_ng *zram, u32 index, void *priv)
  * when the enabled writeback_limit is used up and with -ENOSPC when the
  * backing device is full; a failed block write leaves its slot in memory
  * and retires its block, the scan goes on (up to ZRAM_NG_WB_MAX_ERRORS
- * failures in a row), and the last such error is returned.
+ * failures in a row, whose blocks are kept: top of the file), and the
+ * last such error is returned.
  * -EAGAIN while another writeback or recompression pass runs (pp.c).
  */
 static ssize_t writeback_store(struct device *dev,
@@ -302,6 +336,7 @@ static ssize_t writeback_store(struct device *dev,
 			ret = wb.err ? wb.err : len;
 	}
 
+	zram_ng_wb_end_errors(zram, &wb, false);
 	if (wb.blk)
 		zram_ng_bd_put_block(zram, wb.blk);
 	__free_page(wb.page);
