@@ -130,6 +130,7 @@ ktap_result "... after 8 failed writes, not 256: no block retired" \
 ktap_result "... bd_count unchanged (256)" assert_eq 256 "$(bd bd_count)"
 ktap_result "... the pages it tried stay in memory and verify" ref_same 512
 linear | dm_swap zwf
+echo all >$D/idle
 ktap_result "the device back: writeback idle succeeds" wb idle
 ktap_result "... bd_count 512, bd_retired unchanged" \
 	assert_eq "512 $before" "$(bd bd_count) $(ng_stat zram_ng0 bd_retired)"
