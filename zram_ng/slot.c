@@ -41,7 +41,8 @@
  * idle marking, whose unit is the second.
  *
  * The table. A device of N pages has a top array of N / 256 entries
- * (struct zram_ng_slot_dir, 16 bytes), allocated at disksize, each
+ * (struct zram_ng_slot_dir, 16 bytes), allocated at disksize (in whole
+ * pages of vmalloc beyond one page: zram_ng_alloc_top()), each
  * pointing to a leaf of 256 slots (4096 bytes, one page) or to nothing:
  * an empty device of 8 GiB costs 128 KiB, of 100 GiB 1.6 MiB, against 24
  * bytes a page of disksize (48 and 600 MiB) when the table was one flat
@@ -50,13 +51,15 @@
  * page when the device is used densely and one page a leaf touched when
  * it is not: 4112 bytes a page at worst, one page written in every 256,
  * which is still less than the flat array's 6144 bytes for those 256
- * pages. Why two levels of fixed leaves and not an xarray of them: the
- * top array is 1/256 of the flat table, small enough to allocate up front
- * even for the largest disk (2^32 pages: 256 MiB, against the xarray's
- * smaller index but a node allocation, and so a failure path, on the
- * lookup side of every first write); a lookup is two dependent loads
- * with no lock; and a leaf is exactly a page, which the page allocator
- * serves best under pressure. Slot i is slots[i & 255] of leaf i >> 8.
+ * pages. Why a fixed top array and not an xarray of leaves: the top
+ * array is 1/256 of the flat table, small enough to allocate up front
+ * for any disk (16 TiB, 2^32 pages: 256 MiB), so a first write allocates
+ * one leaf and nothing else (an xarray may need nodes too: a second
+ * allocation to fail under pressure, and a lock to take), and a lookup
+ * is two dependent loads with no lock. A leaf is exactly a page, which
+ * the page allocator serves best under pressure; 256 slots a leaf also
+ * keeps the worst case (one page a leaf) under the flat table's cost.
+ * Slot i is slots[i & 255] of leaf i >> 8.
  *
  * A leaf's lifetime. ->busy of its top entry counts the leaf's COUNTED
  * slots and the reservations of the writers filling slots in it. A slot
@@ -123,6 +126,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include "backing.h"
 #include "slot.h"
 #include "zcomp.h"
@@ -740,6 +744,25 @@ static size_t zram_ng_nr_dirs(u64 num_pages)
 }
 
 /*
+ * The top array, zeroed (kvfree() frees it), and the bytes it takes in
+ * @bytes: beyond a page, in whole pages of vmalloc, where kvmalloc()
+ * would take it from kmalloc when it can, rounded up to a power of two (a
+ * 100 GiB device's 1.6 MiB would cost 2 MiB).
+ */
+static struct zram_ng_slot_dir *zram_ng_alloc_top(size_t nr_dirs,
+						  size_t *bytes)
+{
+	size_t size = array_size(nr_dirs, sizeof(struct zram_ng_slot_dir));
+
+	if (size <= PAGE_SIZE) {
+		*bytes = size;
+		return kzalloc(size, GFP_KERNEL | __GFP_NOWARN);
+	}
+	*bytes = PAGE_ALIGN(size);
+	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+}
+
+/*
  * Called with init_lock held for write by disksize_store: the table, the
  * pool (with @pool_flags) and the streams of a device of @disksize bytes,
  * page aligned and non-zero. Every size the u32 slot index addresses is
@@ -752,6 +775,7 @@ int zram_ng_slots_init(struct zram_ng *zram, u64 disksize,
 {
 	u64 num_pages = disksize >> PAGE_SHIFT;
 	size_t nr_dirs = zram_ng_nr_dirs(num_pages);
+	size_t top_bytes;
 	int ret;
 
 	/* the slot: two words, the layout at the top of the file */
@@ -772,11 +796,10 @@ int zram_ng_slots_init(struct zram_ng *zram, u64 disksize,
 		return -EINVAL;
 	}
 
-	zram->table = kvcalloc(nr_dirs, sizeof(*zram->table),
-			       GFP_KERNEL | __GFP_NOWARN);
+	zram->table = zram_ng_alloc_top(nr_dirs, &top_bytes);
 	if (!zram->table)
 		return -ENOMEM;
-	atomic64_set(&zram->stats.table_bytes, nr_dirs * sizeof(*zram->table));
+	atomic64_set(&zram->stats.table_bytes, top_bytes);
 
 	zram->mem_pool = zsng_create_pool_extra(zram->disk->disk_name,
 						zram->policy, pool_flags);
