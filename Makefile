@@ -41,7 +41,7 @@ BUILD_LOG := $(TOP)/.cache/build.log
 USER_BUILD := $(TOP)/.cache/user
 
 .PHONY: all modules modules_install clean help style check unit vm-tests \
-	guard-test deps demo bench-compaction soak check-debug check-system fuzz \
+	guard-test deps demo bench-compaction soak check-debug check-system check-system-quick fuzz \
 	print-kdir deb
 
 all: modules
@@ -136,6 +136,7 @@ help:
 	@echo '  make fuzz [FUZZ_SECONDS=600]  fuzz the core, merge new coverage into the kept corpus'
 	@echo '  make check-debug     selftests + soak under a KASAN/lockdep/kmemleak kernel (slow)'
 	@echo '  make check-system [SYSTEM_SERIES="6.1 6.12"]  install, reboot, upgrade, purge on a booted Debian (slow)'
+	@echo '  make check-system-quick  one boot of it: apt install, DKMS, swap up (run by .ci/run after make check)'
 	@echo '  make deps            install the Debian packages this project needs'
 	@echo '  make deb             the Debian packages zsmalloc-ng-dkms and zram-ng-tools, in .cache/deb/'
 	@echo '  make clean           Kbuild clean and the userspace build (the VM cache lives'
@@ -172,10 +173,16 @@ check-debug:
 # The user's path on a real Debian system (selftests/system): a booted
 # image with systemd and apt per series, install, reboot, upgrade, kernel
 # update, the distribution's zram tools beside ours, purge. Slow (a boot a
-# step under TCG); make check runs only its --quick part.
+# step under TCG). check-system-quick is its quick part on the first
+# series (one boot: apt install, DKMS, swap up), 5-11 minutes, which
+# .ci/run runs after make check.
 SYSTEM_SERIES ?= 6.1 6.12
 check-system:
 	@$(TOP)/scripts/deps.sh --quiet
 	@status=0; for s in $(SYSTEM_SERIES); do \
 		$(TOP)/selftests/system/run-system-tests --series $$s || status=1; \
 	done; exit $$status
+
+check-system-quick:
+	@$(TOP)/scripts/deps.sh --quiet
+	@$(TOP)/selftests/system/run-system-tests --series $(firstword $(SYSTEM_SERIES)) --quick

@@ -30,7 +30,7 @@ def parse(run):
 
 
 def run(tree, runs, tmp):
-    exe = build_guest_tool("fragmenter", tmp)
+    exe = build_guest_tool("fragmenter")
     # A pageblock's type outlives the work that set it: one boot per stack
     # per run, zram_ng and zram alternating, zram_ng with movable=0 last.
     out, vm, logs = [], {}, []

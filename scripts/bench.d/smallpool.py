@@ -47,7 +47,7 @@ def parse(run):
 
 
 def run(tree, runs, tmp):
-    exe = build_guest_tool("fragmenter", tmp)
+    exe = build_guest_tool("fragmenter")
     lines = vm_run(tree, "smallpool", [PERCENT] + PAGES, [exe], runs, tmp,
                    300 + 10 * runs * sum(PAGES) // 1000)
     meta = {

@@ -35,7 +35,7 @@ def parse(run):
 
 
 def run(tree, runs, tmp):
-    exe = build_guest_tool("swapper", tmp)
+    exe = build_guest_tool("swapper")
     lines = vm_run(tree, "swap", [WSET_MIB, LIMIT_MIB, PASSES], [exe],
                    runs, tmp, 300 + 200 * runs, append="slab_nomerge")
     meta = {"working_set_mib": WSET_MIB, "memory_max_mib": LIMIT_MIB,

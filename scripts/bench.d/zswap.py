@@ -38,7 +38,7 @@ def parse(run):
 
 
 def run(tree, runs, tmp):
-    exe = build_guest_tool("fragmenter", tmp)
+    exe = build_guest_tool("fragmenter")
     lines = vm_run(tree, "zswap", [MIB, LIMIT_MIB], [exe], runs, tmp,
                    300 + 400 * runs, mem=VM_MEM)
     meta = {"written_mib": MIB, "memory_max_mib": LIMIT_MIB,

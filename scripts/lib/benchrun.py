@@ -193,15 +193,14 @@ def footprint_ratios(m):
                     m["ratio." + k[len("zram_ng."):]] = m[k] / other
 
 
-def build_guest_tool(name, tmp):
-    """vm/guest/NAME.c built static on the host (the VM has no compiler);
-    returns the executable's path in @tmp."""
-    exe = os.path.join(tmp, name)
-    r = subprocess.run(["gcc", "-O2", "-static", "-Wall", "-o", exe,
-                        os.path.join(GUEST, name + ".c")], capture_output=True, text=True)
+def build_guest_tool(name):
+    """vm/guest/NAME.c built static on the host (the VM has no compiler) by
+    scripts/vm/build-guest-tool, cached in .cache/guest; returns its path."""
+    r = subprocess.run([os.path.join(TOP, "scripts", "vm", "build-guest-tool"), name],
+                       capture_output=True, text=True)
     if r.returncode:
         die("building %s: %s" % (name, r.stderr))
-    return exe
+    return r.stdout.strip()
 
 
 def data_set_files(tmp, mib):
@@ -231,5 +230,5 @@ def data_set_files(tmp, mib):
         os.rename(cache + ".tmp", cache)
     text = os.path.join(tmp, "text")
     shutil.copy(cache, text)
-    exe = build_guest_tool("swapper", tmp)
+    exe = build_guest_tool("swapper")
     return [text, exe]

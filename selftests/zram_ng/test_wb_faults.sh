@@ -72,7 +72,7 @@ ref_same() {
 wb() { { echo "$1" >$D/writeback; } 2>/dev/null; }
 
 ktap_header
-ktap_plan 38
+ktap_plan 43
 
 zram_ng_reload
 rmmod brd 2>/dev/null
@@ -168,6 +168,25 @@ wait $pass
 ktap_result "the first pass completed (200 pages written back)" \
 	assert_eq 200 "$(bd bd_count)"
 ktap_result "passes run again once it is done" wb idle
+# the device starts failing in the middle of a pass
+blkdiscard $B
+dd if=$REF of=$B bs=4096 count=200 oflag=direct 2>/dev/null
+echo all >$D/idle
+before=$(ng_stat zram_ng0 bd_retired)
+(echo idle >$D/writeback) 2>/tmp/wbf-mid.err &
+pass=$!
+sleep 2
+error_table | dm_swap zwf
+wait $pass
+ktap_result "failing mid-pass: the pass ends with EIO" grep -q "Input/output error" /tmp/wbf-mid.err
+ktap_result "... after 8 retired blocks" \
+	assert_eq $((before + 8)) "$(ng_stat zram_ng0 bd_retired)"
+ktap_print "written back before the failure: $(bd bd_count) pages"
+ktap_result "... some pages went before it" test "$(bd bd_count)" -gt 0
+echo "0 $RD_SECTORS delay /dev/ram0 0 0 /dev/ram0 0 40" | dm_swap zwf
+ktap_result "... the device back, all 200 pages verify" \
+	sh -c "dd if=$REF bs=4096 count=200 of=/tmp/wbf-200 2>/dev/null &&
+		dd if=$B bs=4096 count=200 iflag=direct 2>/dev/null | cmp -s - /tmp/wbf-200"
 dd if=$REF of=$B bs=4096 count=100 oflag=direct 2>/dev/null
 echo all >$D/idle
 (echo idle >$D/writeback) 2>/dev/null &
@@ -176,7 +195,10 @@ sleep 1
 t0=$(now_us)
 ktap_result "reset during a slow pass waits for it and succeeds" \
 	sh -c "echo 1 > $D/reset"
-ktap_print "reset took $((($(now_us) - t0) / 1000)) ms"
+ms=$((($(now_us) - t0) / 1000))
+ktap_print "reset took $ms ms"
+ktap_result "... it did wait for the pass ($ms ms, the pass had 3 s left)" \
+	test $ms -ge 500
 wait $pass
 ktap_result "... the pass has ended" sh -c "! kill -0 $pass 2>/dev/null"
 ktap_result "... the backing device is released" assert_eq none "$(cat $D/backing_dev)"

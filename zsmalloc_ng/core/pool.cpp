@@ -82,11 +82,13 @@ bool Pool::init(Policy policy, u32 max_pages, u32 flags)
 	lru_list_.init();
 	reclaiming_.init();
 	if (movable_) {
-		deferred_lock_ = zsng_svc_lock_create();
-		deferred_work_ = zsng_svc_work_create(run_deferred, this);
+		deferred_lock_ = zsng_svc_lock_create(ZSNG_LOCK_DEFERRED);
+		deferred_work_ = zsng_svc_work_create(ZSNG_WORK_DEFERRED_FREE,
+						      run_deferred, this);
 	}
 	if (auto_compact_)
-		compact_work_ = zsng_svc_work_create(run_auto_compact, this);
+		compact_work_ = zsng_svc_work_create(ZSNG_WORK_AUTO_COMPACT,
+						     run_auto_compact, this);
 	ok = (!movable_ || (deferred_lock_ && deferred_work_)) &&
 	     (!auto_compact_ || compact_work_) && geo &&
 	     init_classes(geo, build_class_table(max_pages, geo, slot_to_class_,
@@ -103,12 +105,13 @@ bool Pool::init(Policy policy, u32 max_pages, u32 flags)
 bool Pool::init_class_locks()
 {
 	if (lru_) {
-		lru_lock_ = zsng_svc_lock_create();
+		lru_lock_ = zsng_svc_lock_create(ZSNG_LOCK_LRU);
 		if (!lru_lock_)
 			return false;
 	}
 	for (u32 i = 0; i < nr_classes_; i++) {
-		classes_[i].lock = lru_ ? lru_lock_ : zsng_svc_lock_create();
+		classes_[i].lock = lru_ ? lru_lock_ :
+					  zsng_svc_lock_create(ZSNG_LOCK_CLASS);
 		if (!classes_[i].lock)
 			return false;
 	}

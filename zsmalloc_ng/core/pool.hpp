@@ -44,14 +44,23 @@
  *
  * Locks
  *
- * One spinlock per size class. It protects the class's lists and
- * counters, every field of its zspages' descriptors except mapcount, the
- * handle slots of its objects and their in-band headers: what struct
- * SizeClass's methods (pool_internal.hpp) touch, all called with it held. An object never
- * leaves its class (compaction moves it between zspages of the class), so
- * the class of a handle is known without a lock (HandleSlot::class_idx)
- * and free(), map() and write() take only that class's lock to read where
- * the object is now. Nothing holds two class locks at once.
+ * The core's locks are spinlocks the service layer makes for a role
+ * (svc.h, enum zsng_lock_role). A role is a lock class: lockdep in the
+ * kernel sees one class per role, named as below (zsng_class_lock, ...),
+ * not one for every lock the service layer makes, and the userspace build
+ * checks the order of the roles on every lock taken (test_locks.cpp).
+ *
+ * zsng_class_lock (ZSNG_LOCK_CLASS): one per size class. It protects the
+ * class's lists and counters, every field of its zspages' descriptors
+ * except mapcount, the handle slots of its objects and their in-band
+ * headers: what struct SizeClass's methods (pool_internal.hpp) touch, all
+ * called with it held. An object never leaves its class (compaction moves
+ * it between zspages of the class), so the class of a handle is known
+ * without a lock (HandleSlot::class_idx) and free(), map() and write()
+ * take only that class's lock to read where the object is now. Nothing
+ * holds two class locks at once, nor two locks of any one role, so no
+ * path needs lockdep's nesting annotation (spin_lock_nested()); one that
+ * did would have to say so in svc.h first.
  *
  * Why per class: zram's and zswap's stores and frees are spread over
  * every class, by the compressibility of the pages. With one pool lock (as
@@ -70,22 +79,32 @@
  * allocated or freed, not per object) and the handle slab, per-CPU in
  * the kernel.
  *
- * Other locks, all taken under a class lock, none held while taking one:
+ * The other two roles, pool-wide, neither held while a class lock is
+ * taken:
  *
- *   deferred lock   a movable pool's deferred list and its counts
- *                   (migrate.cpp): a leaf.
- *   LRU lock        a reclaiming pool (ZSNG_POOL_LRU, lru.cpp) orders
+ *   zsng_deferred_lock (ZSNG_LOCK_DEFERRED)
+ *                   a movable pool's deferred list and its counts
+ *                   (migrate.cpp): a leaf, taken under a class lock (or
+ *                   the LRU lock) when a free must wait for a page lock.
+ *   zsng_lru_lock (ZSNG_LOCK_LRU)
+ *                   a reclaiming pool (ZSNG_POOL_LRU, lru.cpp) orders
  *                   zspages of every class in one list, and reclaim goes
  *                   from the list to a zspage's class. Such a pool uses
  *                   its LRU lock as every class's lock: one lock, as
- *                   before. zram's pools have no LRU.
+ *                   before, and no zsng_class_lock. zram's pools have no
+ *                   LRU.
  *
- * Order:
+ * Order (svc.h lists the roles in it):
  *
- *   map area (per-CPU local_lock)  ->  class lock  ->  deferred lock
- *                                                  ->  a zspage's mapcount
- *                                                      (atomic, waited on)
- *   page lock (a migrator's)       ->  class lock
+ *   map area (per-CPU local_lock)
+ *     ->  zsng_class_lock or zsng_lru_lock
+ *           ->  zsng_deferred_lock
+ *           ->  a zspage's mapcount (atomic, waited on)
+ *   page lock (a migrator's)  ->  zsng_class_lock or zsng_lru_lock
+ *
+ * A pool's two work items are lockdep classes too, one per kind
+ * (zsng_deferred_free_work, zsng_auto_compact_work: kernel/work.c); no
+ * lock of ours is held while one is flushed or cancelled.
  *
  * The page lock is the kernel's, held while it isolates or migrates one of
  * a movable pool's pages; nothing under a class lock waits for one

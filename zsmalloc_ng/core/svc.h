@@ -61,9 +61,18 @@ void zsng_svc_movable_page_free(void *page);
  * soon in process context, once however often it was kicked before it
  * ran; flush() waits until no run is pending or running; destroy() waits
  * for a run in progress (a pending one may be dropped) and frees it.
- * create() returns NULL without memory.
+ * create() returns NULL without memory. @role names the item's lockdep
+ * class, as a lock's role does (below): flushing one kind of item from
+ * the other must not read as a flush of itself.
  */
-void *zsng_svc_work_create(void (*fn)(void *arg), void *arg);
+enum zsng_work_role {
+	ZSNG_WORK_DEFERRED_FREE,	/* a movable pool's deferred frees */
+	ZSNG_WORK_AUTO_COMPACT,		/* a pool's self-compaction */
+	ZSNG_NR_WORK_ROLES
+};
+
+void *zsng_svc_work_create(enum zsng_work_role role,
+			   void (*fn)(void *arg), void *arg);
 void zsng_svc_work_kick(void *work);
 void zsng_svc_work_flush(void *work);
 void zsng_svc_work_destroy(void *work);
@@ -93,10 +102,38 @@ void *zsng_svc_desc_alloc(unsigned int pages, unsigned int gfp);
 void zsng_svc_desc_free(void *desc, unsigned int pages);
 
 /*
- * The core's locks (a class lock each, a pool's deferred and LRU locks:
- * core/pool.hpp), spinlocks; contended() tells compaction to yield.
+ * The core's locks, spinlocks; contended() tells compaction to yield.
+ * Each is created for a role, one of those below (core/pool.hpp, "Locks"),
+ * and a role is a lock class: in the kernel every role has a lockdep
+ * class of its own, named by zsng_lock_role_name(), instead of one class
+ * for every lock made here; the userspace build checks the order below
+ * on every lock taken. The roles are in lock order: a lock is taken only
+ * while every lock held has an earlier role, so never under a lock of its
+ * own role (two of one role at once would need lockdep's nesting
+ * annotation, and the core has no such path).
  */
-void *zsng_svc_lock_create(void);
+enum zsng_lock_role {
+	ZSNG_LOCK_CLASS,	/* a size class's lists and zspages */
+	ZSNG_LOCK_LRU,		/* an LRU pool's LRU, and every class's lock */
+	ZSNG_LOCK_DEFERRED,	/* a movable pool's deferred frees: a leaf */
+	ZSNG_NR_LOCK_ROLES
+};
+
+static inline const char *zsng_lock_role_name(enum zsng_lock_role role)
+{
+	switch (role) {
+	case ZSNG_LOCK_CLASS:
+		return "zsng_class_lock";
+	case ZSNG_LOCK_LRU:
+		return "zsng_lru_lock";
+	case ZSNG_LOCK_DEFERRED:
+		return "zsng_deferred_lock";
+	default:
+		return "zsng_bad_lock_role";
+	}
+}
+
+void *zsng_svc_lock_create(enum zsng_lock_role role);
 void zsng_svc_lock_destroy(void *lock);
 void zsng_svc_lock(void *lock);
 void zsng_svc_unlock(void *lock);

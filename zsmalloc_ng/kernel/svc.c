@@ -107,17 +107,30 @@ void zsng_svc_desc_free(void *desc, unsigned int pages)
 }
 
 /*
+ * A lockdep class per lock role (svc.h), named after it: every lock is
+ * made here, and one spin_lock_init() would put them all in one class, so
+ * that a deferred lock taken under a class lock would read as recursive
+ * locking. Static, as lockdep wants its keys (freed with the module).
+ */
+static struct lock_class_key zsng_lock_keys[ZSNG_NR_LOCK_ROLES];
+
+/*
  * A cache line of its own: the core has one lock per size class, and
  * CPUs working in neighbouring classes must not bounce one line between
  * them (kmalloc() aligns a multiple of the line size to the line).
  */
-void *zsng_svc_lock_create(void)
+void *zsng_svc_lock_create(enum zsng_lock_role role)
 {
 	spinlock_t *lock =
 		kmalloc(ALIGN(sizeof(*lock), L1_CACHE_BYTES), GFP_KERNEL);
 
-	if (lock)
-		spin_lock_init(lock);
+	if (!lock || WARN_ON_ONCE((unsigned int)role >= ZSNG_NR_LOCK_ROLES)) {
+		kfree(lock);
+		return NULL;
+	}
+	spin_lock_init(lock);
+	lockdep_set_class_and_name(lock, &zsng_lock_keys[role],
+				   zsng_lock_role_name(role));
 	return lock;
 }
 

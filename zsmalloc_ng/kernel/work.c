@@ -6,6 +6,7 @@
  * like every allocation of the core.
  */
 #include <linux/workqueue.h>
+#include <linux/lockdep.h>
 #include <linux/slab.h>
 #include "svc.h"
 #include "zsng_internal.h"
@@ -23,16 +24,36 @@ static void zsng_work_fn(struct work_struct *work)
 	w->fn(w->arg);
 }
 
-void *zsng_svc_work_create(void (*fn)(void *arg), void *arg)
+/*
+ * A lockdep class per kind of item (svc.h), as svc.c gives each lock role
+ * one: INIT_WORK() alone would make every item of ours one class.
+ */
+static struct lock_class_key zsng_work_keys[ZSNG_NR_WORK_ROLES];
+static const char *const zsng_work_names[ZSNG_NR_WORK_ROLES] = {
+	[ZSNG_WORK_DEFERRED_FREE] = "zsng_deferred_free_work",
+	[ZSNG_WORK_AUTO_COMPACT] = "zsng_auto_compact_work",
+};
+
+void *zsng_svc_work_create(enum zsng_work_role role,
+			   void (*fn)(void *arg), void *arg)
 {
 	struct zsng_work *w;
 
+	if (WARN_ON_ONCE((unsigned int)role >= ZSNG_NR_WORK_ROLES))
+		return NULL;
 	if (zsng_should_fail(GFP_KERNEL))
 		return NULL;
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return NULL;
+	/*
+	 * Without CONFIG_LOCKDEP the work has no lockdep_map, and
+	 * lockdep_init_map() is a macro that does not expand its first
+	 * argument.
+	 */
 	INIT_WORK(&w->work, zsng_work_fn);
+	lockdep_init_map(&w->work.lockdep_map, zsng_work_names[role],
+			 &zsng_work_keys[role], 0);
 	w->fn = fn;
 	w->arg = arg;
 	return w;

@@ -7,10 +7,13 @@
  *   - the shrinker's count (compactable_pages()) takes no lock;
  *   - a class whose lock is held (here: by a compaction waiting for a
  *     mapped source) stops nobody working in another class;
- *   - no page or descriptor is given back under a lock.
+ *   - no page or descriptor is given back under a lock;
+ *   - each lock is made for its role (svc.h: its lockdep class in the
+ *     kernel), and locks are taken in the order of their roles.
  *
- * The userspace service layer records the locks a thread takes and counts
- * frees made under one (svc_user.h).
+ * The userspace service layer records the locks a thread takes, counts
+ * frees made under one and warns when a lock is taken out of the order of
+ * roles (svc_user.h).
  */
 #include <atomic>
 #include <chrono>
@@ -96,6 +99,91 @@ TEST(Locks, LruPoolHasOneLock)
 	EXPECT_EQ(la, lb) << "the LRU spans classes: one lock";
 	zsng_core_free(pool.get(), ha);
 	zsng_core_free(pool.get(), hb);
+}
+
+/*
+ * A class lock, an LRU pool's one lock and a movable pool's deferred lock
+ * are three roles, so three lockdep classes in the kernel. A free that
+ * finds a page locked defers the zspage: the deferred lock under the class
+ * lock, two roles in their order, no warning. (When every lock was of one
+ * class, lockdep took this path for recursive locking.)
+ */
+TEST(Locks, EachLockHasTheRoleOfWhatItGuards)
+{
+	long warnings = zsng_user_warnings();
+	PoolPtr plain = make_pool(kRatio);
+	PoolPtr lru =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_LRU);
+	PoolPtr movable =
+		make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES, ZSNG_POOL_MOVABLE);
+	unsigned long h = 0;
+	void *page;
+
+	auto lp = locks_of([&] { h = zsng_core_malloc(plain.get(), 100, 0); });
+	ASSERT_EQ(lp.size(), 1u);
+	EXPECT_EQ(zsng_user_lock_role(lp[0]), ZSNG_LOCK_CLASS);
+	zsng_core_free(plain.get(), h);
+
+	auto ll = locks_of([&] { h = zsng_core_malloc(lru.get(), 100, 0); });
+	ASSERT_EQ(ll.size(), 1u);
+	EXPECT_EQ(zsng_user_lock_role(ll[0]), ZSNG_LOCK_LRU);
+	zsng_core_free(lru.get(), h);
+
+	/* The only object of its zspage, whose page a migrator holds. */
+	h = zsng_core_malloc(movable.get(), 100, 0);
+	ASSERT_FALSE(zsng_is_error(h));
+	page = zsng_user_get_movable_page(0);
+	ASSERT_NE(page, nullptr);
+	ASSERT_TRUE(zsng_svc_page_trylock(page));
+	auto lm = locks_of([&] { zsng_core_free(movable.get(), h); });
+	zsng_svc_page_unlock(page);
+	zsng_user_put_page(page);
+	ASSERT_EQ(lm.size(), 2u) << "the free was not deferred: no test";
+	EXPECT_EQ(zsng_user_lock_role(lm[0]), ZSNG_LOCK_CLASS);
+	EXPECT_EQ(zsng_user_lock_role(lm[1]), ZSNG_LOCK_DEFERRED);
+	EXPECT_TRUE(deferred_drained(movable.get()));
+	EXPECT_EQ(zsng_user_warnings(), warnings);
+}
+
+/* The order check itself, on locks made here: the negative controls. */
+TEST(Locks, LocksOutOfTheOrderOfRolesWarn)
+{
+	void *a = zsng_svc_lock_create(ZSNG_LOCK_CLASS);
+	void *b = zsng_svc_lock_create(ZSNG_LOCK_CLASS);
+	void *d = zsng_svc_lock_create(ZSNG_LOCK_DEFERRED);
+	long warnings = zsng_user_warnings();
+
+	ASSERT_TRUE(a && b && d);
+	zsng_svc_lock(a);
+	zsng_svc_lock(d);
+	zsng_svc_unlock(d);
+	zsng_svc_unlock(a);
+	EXPECT_EQ(zsng_user_warnings(), warnings) << "class, then deferred";
+
+	zsng_svc_lock(a);
+	zsng_svc_lock(b);
+	zsng_svc_unlock(b);
+	zsng_svc_unlock(a);
+	EXPECT_EQ(zsng_user_warnings(), warnings + 1) << "two class locks";
+
+	zsng_svc_lock(d);
+	zsng_svc_lock(a);
+	zsng_svc_unlock(a);
+	zsng_svc_unlock(d);
+	EXPECT_EQ(zsng_user_warnings(), warnings + 2) << "class under deferred";
+
+	/* Released out of order, then nothing is held. */
+	zsng_svc_lock(a);
+	zsng_svc_lock(d);
+	zsng_svc_unlock(a);
+	zsng_svc_unlock(d);
+	zsng_svc_lock(b);
+	zsng_svc_unlock(b);
+	EXPECT_EQ(zsng_user_warnings(), warnings + 2) << "a stale held lock";
+
+	zsng_svc_lock_destroy(d);
+	zsng_svc_lock_destroy(b);
+	zsng_svc_lock_destroy(a);
 }
 
 TEST(Locks, ShrinkerCountTakesNoLock)

@@ -197,7 +197,8 @@ void zsng_svc_movable_page_free(void *page)
 	put_page(page);
 }
 
-void *zsng_svc_work_create(void (*fn)(void *), void *arg)
+/* One kind of item here: @role names lockdep classes in the kernel. */
+void *zsng_svc_work_create(enum zsng_work_role, void (*fn)(void *), void *arg)
 {
 	void *mem = zsng_svc_zalloc(sizeof(UserWork), ZSNG_GFP_KERNEL);
 

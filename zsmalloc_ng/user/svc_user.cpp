@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The userspace side of the service layer (core/svc.h): pages from
- * aligned_alloc(), the pool lock a pthread spinlock with a waiter count (so
- * that "contended" means what it means in the kernel), a thread-local map
- * area, and deterministic allocation-failure injection for the tests.
+ * aligned_alloc(), the core's locks pthread spinlocks with a waiter count
+ * (so that "contended" means what it means in the kernel) whose order of
+ * roles is checked as lockdep would, a thread-local map area, and
+ * deterministic allocation-failure injection for the tests.
  *
  * Handle slots come from a per-thread magazine of freed objects in front
  * of aligned_alloc(), as the kernel's kmem_cache serves most allocations
@@ -62,18 +63,43 @@ bool inject_failure(enum zsng_user_alloc_kind kind)
 struct UserLock {
 	pthread_spinlock_t lock;
 	std::atomic<int> waiters;
+	enum zsng_lock_role role;
 };
 
 /* Lock checks (svc_user.h): per thread, so the fast path stays cheap. */
 constexpr int kMaxTraced = 8;
+constexpr int kMaxHeld = 4;
 thread_local int t_locks_held;
+thread_local const UserLock *t_held[kMaxHeld];
 thread_local bool t_tracing;
 thread_local int t_nr_traced;
 thread_local void *t_traced[kMaxTraced];
 std::atomic<long> g_frees_under_lock{ 0 };
 
-void note_lock(void *lock)
+/*
+ * svc.h's lock order, checked per role as lockdep checks it per class in
+ * the kernel, before @l is taken (a lock taken twice would hang first):
+ * every lock this thread holds must have an earlier role. A breach is a
+ * warning, which the tests and the fuzzer count.
+ */
+void check_order(const UserLock *l)
 {
+	for (int i = 0; i < t_locks_held && i < kMaxHeld; i++) {
+		char msg[80];
+
+		if (t_held[i]->role < l->role)
+			continue;
+		snprintf(msg, sizeof(msg), "lock order: %s taken under %s",
+			 zsng_lock_role_name(l->role),
+			 zsng_lock_role_name(t_held[i]->role));
+		zsng_svc_warn(__FILE__, __LINE__, msg);
+	}
+}
+
+void note_lock(UserLock *lock)
+{
+	if (t_locks_held < kMaxHeld)
+		t_held[t_locks_held] = lock;
 	t_locks_held++;
 	if (!t_tracing)
 		return;
@@ -220,6 +246,11 @@ int zsng_user_locks_traced(void **out, int max)
 	return t_nr_traced;
 }
 
+int zsng_user_lock_role(void *lock)
+{
+	return static_cast<UserLock *>(lock)->role;
+}
+
 long zsng_user_frees_under_lock()
 {
 	return g_frees_under_lock.load();
@@ -332,7 +363,7 @@ void zsng_svc_slot_free(void *slot)
 		free(slot);
 }
 
-void *zsng_svc_lock_create(void)
+void *zsng_svc_lock_create(enum zsng_lock_role role)
 {
 	auto *l = new (std::nothrow) UserLock;
 
@@ -340,6 +371,7 @@ void *zsng_svc_lock_create(void)
 		return nullptr;
 	pthread_spin_init(&l->lock, PTHREAD_PROCESS_PRIVATE);
 	l->waiters = 0;
+	l->role = role;
 	return l;
 }
 
@@ -355,18 +387,29 @@ void zsng_svc_lock(void *lock)
 {
 	auto *l = static_cast<UserLock *>(lock);
 
+	if (t_locks_held)
+		check_order(l);
 	if (pthread_spin_trylock(&l->lock) != 0) {
 		l->waiters++;
 		pthread_spin_lock(&l->lock);
 		l->waiters--;
 	}
-	note_lock(lock);
+	note_lock(l);
 }
 
 void zsng_svc_unlock(void *lock)
 {
+	auto *l = static_cast<UserLock *>(lock);
+	int n = t_locks_held < kMaxHeld ? t_locks_held : kMaxHeld;
+	int i = n;
+
+	/* Not always the newest: drop this one, keep the others' order. */
+	while (i-- > 0 && t_held[i] != l)
+		;
+	for (; i >= 0 && i + 1 < n; i++)
+		t_held[i] = t_held[i + 1];
 	t_locks_held--;
-	pthread_spin_unlock(&static_cast<UserLock *>(lock)->lock);
+	pthread_spin_unlock(&l->lock);
 }
 
 int zsng_svc_lock_contended(void *lock)

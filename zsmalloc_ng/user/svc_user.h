@@ -31,10 +31,15 @@ long zsng_user_warnings();
  * and returns how many there were. frees_under_lock() counts, over all
  * threads, the pages and allocations given back while the freeing thread
  * held a service-layer lock (the core promises none: pool.hpp, "Locks");
- * note_free() is how movable_user.cpp reports its frees.
+ * note_free() is how movable_user.cpp reports its frees. lock_role()
+ * is the role (svc.h, enum zsng_lock_role) a traced lock was made for.
+ * Every lock taken is checked against svc.h's order of roles, per role as
+ * lockdep checks per class: one taken under a lock of its own or a later
+ * role is a warning (zsng_user_warnings()).
  */
 void zsng_user_trace_locks(int on);
 int zsng_user_locks_traced(void **out, int max);
+int zsng_user_lock_role(void *lock);
 long zsng_user_frees_under_lock();
 void zsng_user_note_free();
 void zsng_user_set_max_pages(unsigned int n);

@@ -15,8 +15,9 @@ writeback_loads="mixed"
 
 writeback_setup() {
 	[ -e $ZSYS/$D1/backing_dev ] || return 0
-	rmmod brd 2>/dev/null
-	if modprobe brd rd_nr=1 rd_size=131072 &&
+	# two ramdisks: /dev/ram1 is wbrace.sh's, which may have loaded brd
+	[ -b /dev/ram1 ] || rmmod brd 2>/dev/null
+	if modprobe brd rd_nr=2 rd_size=131072 &&
 		echo /dev/ram0 >$ZSYS/$D1/backing_dev; then
 		WB=1
 	else
