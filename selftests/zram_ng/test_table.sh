@@ -42,11 +42,13 @@ top() {
 	local b=$(( ($1 / 4096 + 255) / 256 * 16 ))
 	[ $b -le 4096 ] && echo $b || echo $(( (b + 4095) / 4096 * 4096 ))
 }
-# memavail: MemAvailable in KiB, caches dropped first, frees settled
+# memavail: MemAvailable in KiB, caches dropped first, frees settled,
+# the CPUs' counter deltas folded in (else a few MiB may not show yet)
 memavail() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	sleep 1
+	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
 	awk '/^MemAvailable:/ { print $2 }' /proc/meminfo
 }
 # put PAGE_INDEX: $PG written to that page of $B, direct
