@@ -30,7 +30,12 @@ static bool zram_ng_next_allocated(struct zram_ng *zram, loff_t *pos)
 	for (; *pos < nr_pages; (*pos)++) {
 		bool allocated;
 
-		slot_lock(zram, *pos);
+		/* the slots without a leaf are empty: a leaf at a time */
+		*pos = zram_ng_slot_next_present(zram, *pos, nr_pages);
+		if (*pos == nr_pages)
+			break;
+		if (!slot_lock(zram, *pos))
+			continue;
 		allocated = slot_allocated(zram, *pos);
 		slot_unlock(zram, *pos);
 		if (allocated)
@@ -72,7 +77,9 @@ static int block_state_show(struct seq_file *m, void *v)
 	struct timespec64 ts;
 	char flags[7];
 
-	slot_lock(zram, index);
+	/* emptied since ->next found it */
+	if (!slot_lock(zram, index))
+		return SEQ_SKIP;
 	ts = ktime_to_timespec64(slot_ac_time(zram, index));
 	flags[0] = slot_test_flag(zram, index, ZRAM_NG_SAME) ? 's' : '.';
 	flags[1] = slot_test_flag(zram, index, ZRAM_NG_WB) ? 'w' : '.';

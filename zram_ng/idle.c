@@ -27,7 +27,12 @@ static void zram_ng_mark_idle(struct zram_ng *zram, bool all, ktime_t cutoff)
 	u32 index;
 
 	for (index = 0; index < nr_pages; index++) {
-		slot_lock(zram, index);
+		/* the slots without a leaf are empty: a leaf at a time */
+		index = zram_ng_slot_next_present(zram, index, nr_pages);
+		if (index == nr_pages)
+			break;
+		if (!slot_lock(zram, index))
+			continue;
 		if (slot_allocated(zram, index) &&
 		    !slot_test_flag(zram, index, ZRAM_NG_UNDER_WB) &&
 		    (all || ktime_before(slot_ac_time(zram, index), cutoff)))

@@ -122,13 +122,7 @@ static void zram_ng_bio_discard(struct zram_ng *zram, u32 index, int offset,
 		index++;
 	}
 
-	while (n >= PAGE_SIZE) {
-		slot_lock(zram, index);
-		zram_ng_slot_free(zram, index);
-		slot_unlock(zram, index);
-		index++;
-		n -= PAGE_SIZE;
-	}
+	zram_ng_slots_discard(zram, index, n >> PAGE_SHIFT);
 }
 
 static void zram_ng_submit_bio(struct bio *bio)
@@ -214,12 +208,8 @@ static void zram_ng_slot_free_notify(struct block_device *bdev,
 
 	atomic64_inc(&zram->stats.notify_free);
 	/* called under the swap lock: never spin on a busy slot */
-	if (!slot_trylock(zram, index)) {
+	if (!zram_ng_slot_discard_nowait(zram, index))
 		atomic64_inc(&zram->stats.miss_free);
-		return;
-	}
-	zram_ng_slot_free(zram, index);
-	slot_unlock(zram, index);
 }
 
 /*
@@ -478,6 +468,7 @@ static void zram_ng_destroy_devices(void)
 	idr_destroy(&zram_ng_index_idr);
 	unregister_blkdev(zram_ng_major, "zram_ng");
 	zram_ng_debugfs_exit();
+	zram_ng_slot_layer_exit();
 	zram_ng_backing_exit();
 	zcomp_ng_hp_exit();
 }
@@ -501,11 +492,14 @@ static int __init zram_ng_init(void)
 		zcomp_ng_hp_exit();
 		return ret;
 	}
+	ret = zram_ng_slot_layer_init();
+	if (ret)
+		goto out_wb;
 
 	ret = class_register(&zram_ng_control_class);
 	if (ret) {
 		pr_err("cannot register the zram_ng-control class\n");
-		goto out_wb;
+		goto out_slot;
 	}
 
 	zram_ng_major = register_blkdev(0, "zram_ng");
@@ -513,7 +507,7 @@ static int __init zram_ng_init(void)
 		pr_err("cannot get a block major number\n");
 		class_unregister(&zram_ng_control_class);
 		ret = -EBUSY;
-		goto out_wb;
+		goto out_slot;
 	}
 	zram_ng_debugfs_init();
 
@@ -529,6 +523,8 @@ static int __init zram_ng_init(void)
 out_error:
 	zram_ng_destroy_devices();
 	return ret;
+out_slot:
+	zram_ng_slot_layer_exit();
 out_wb:
 	zram_ng_backing_exit();
 	zcomp_ng_hp_exit();

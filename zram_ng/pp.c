@@ -67,13 +67,26 @@ int zram_ng_pp_scan(struct zram_ng *zram, const struct zram_ng_pp_ctl *ctl,
 	int ret;
 
 	for (index = ctl->first; index < ctl->end; index++) {
+		u32 next;
+
 		if (ctl->next) {
 			ret = ctl->next(zram, priv);
 			if (ret)
 				return ret == ZRAM_NG_PP_STOP ? 0 : ret;
 		}
 
-		slot_lock(zram, index);
+		/*
+		 * Slots without a leaf are empty: skipped a leaf at a time,
+		 * with one ->next for the run (it says the same for each)
+		 */
+		next = zram_ng_slot_next_present(zram, index, ctl->end);
+		if (next != index) {
+			index = next - 1;
+			cond_resched();
+			continue;
+		}
+		if (!slot_lock(zram, index))
+			continue;
 		ret = ZRAM_NG_PP_DONE;
 		if (zram_ng_pp_wanted(zram, index, ctl))
 			ret = ctl->take(zram, index, priv);

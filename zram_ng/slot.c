@@ -22,15 +22,111 @@
  * in the backing device's read epoch (which keeps the block from reuse
  * until the read completes), under the slot lock, and the lock dropped
  * before the block is read (backing.c): no I/O under a slot lock.
+ *
+ * The slot: 16 bytes, two words (slot.h). The first is the allocator
+ * handle, or the fill word of a same-filled slot, or the block of a
+ * written-back one. The second, low bits first:
+ *
+ *   bits 0..12	the compressed size, 0..PAGE_SIZE (PAGE_SHIFT + 1 bits)
+ *   bit 13	the lock (bit spinlock)
+ *   bits 14..22	SAME HUGE WB UNDER_WB IDLE INCOMPRESSIBLE PRIO (2 bits)
+ *		COUNTED
+ *   bits 23..63	the access time: milliseconds of boot time (0: never),
+ *		41 bits, 69 years; saturates rather than wraps
+ *
+ * (for 4 KiB pages; zram_ng_slots_init pins it with BUILD_BUG_ON). Every
+ * bit but the lock's is changed with the lock held, by plain
+ * read-modify-writes: the lock bit itself is only ever changed atomically,
+ * and nobody else changes the word meanwhile. Milliseconds are plenty for
+ * idle marking, whose unit is the second.
+ *
+ * The table. A device of N pages has a top array of N / 256 entries
+ * (struct zram_ng_slot_dir, 16 bytes), allocated at disksize (in whole
+ * pages of vmalloc beyond one page: zram_ng_alloc_top()), each
+ * pointing to a leaf of 256 slots (4096 bytes, one page) or to nothing:
+ * an empty device of 8 GiB costs 128 KiB, of 100 GiB 1.6 MiB, against 24
+ * bytes a page of disksize (48 and 600 MiB) when the table was one flat
+ * array. A leaf is allocated when a slot in it is first written and freed
+ * when its last slot is emptied, so the table costs 16 bytes a stored
+ * page when the device is used densely and one page a leaf touched when
+ * it is not: 4112 bytes a page at worst, one page written in every 256,
+ * which is still less than the flat array's 6144 bytes for those 256
+ * pages. Why a fixed top array and not an xarray of leaves: the top
+ * array is 1/256 of the flat table, small enough to allocate up front
+ * for any disk (16 TiB, 2^32 pages: 256 MiB), so a first write allocates
+ * one leaf and nothing else (an xarray may need nodes too: a second
+ * allocation to fail under pressure, and a lock to take), and a lookup
+ * is two dependent loads with no lock. A leaf is exactly a page, which
+ * the page allocator serves best under pressure; 256 slots a leaf also
+ * keeps the worst case (one page a leaf) under the flat table's cost.
+ * Slot i is slots[i & 255] of leaf i >> 8.
+ *
+ * A leaf's lifetime. ->busy of its top entry counts the leaf's COUNTED
+ * slots and the reservations of the writers filling slots in it. A slot
+ * is COUNTED while it holds data (slot_allocated()) or is under
+ * writeback (ZRAM_NG_UNDER_WB, which keeps the leaf of a slot writeback
+ * relocks after its I/O); slot_unlock() settles the bit (and ->busy) when
+ * the slot changed. Only a writer makes an empty slot hold data, and it
+ * holds a reservation meanwhile, so a slot is never counted into a leaf
+ * whose ->busy is 0. The lifetime protocol:
+ *
+ *  - A reader or anyone else locks a slot inside an RCU read-side section
+ *    (slot_lock): the leaf pointer is read, the slot's lock taken, and the
+ *    pointer read again; a different one means the leaf died in between,
+ *    and the lookup starts over. An absent leaf means an empty slot: reads
+ *    return zeroes, frees have nothing to do, nothing is allocated.
+ *  - A writer reserves first (zram_ng_leaf_reserve): ->busy + 1 unless it
+ *    is ZRAM_NG_LEAF_DYING (then it spins: the kill is short and does not
+ *    sleep), then installs a zeroed leaf if there is none (cmpxchg, the
+ *    loser gives its copy back), before taking its compression stream or
+ *    any lock. Its leaf cannot die until it drops the reservation, after
+ *    the slot is installed and settled (the settle counts it: ->busy is
+ *    then at least 2, the reservation and the slot).
+ *  - Whoever brings ->busy to 0 (the unlock of the last counted slot, a
+ *    writer dropping its reservation after a failed write) kills the
+ *    leaf (zram_ng_leaf_kill): takes a tomb (an rcu_head; no memory for it
+ *    and the leaf simply stays, for the next writer or for reset), moves
+ *    ->busy from 0 to ZRAM_NG_LEAF_DYING (a writer that reserved
+ *    meanwhile wins: give up), takes every slot lock of the leaf (all but
+ *    its own, if it holds one), clears the pointer, sets ->busy back to 0
+ *    (release: a writer that sees 0 sees the NULL pointer too), drops the
+ *    locks, and frees the leaf after a grace period (call_rcu). Holding
+ *    every slot lock is what makes the accessors safe: a slot holder's
+ *    leaf cannot change under it, so they find their slot through the
+ *    table without carrying a pointer. Someone who read the pointer
+ *    before it was cleared and locks a slot of the dead leaf after the
+ *    kill sees the pointer changed and looks again; the memory is still
+ *    there, as its RCU section began before the pointer was cleared.
+ *
+ * Lock order: a slot lock -> the other slot locks of its leaf, during a
+ * kill only, and nobody else ever holds two slot locks: no deadlock. The
+ * kill runs with preemption off from DYING to 0, so a writer spinning on
+ * DYING waits for a running CPU. ->busy is an atomic, the RCU callback
+ * takes no lock. Reset frees the leaves directly: nobody can see the
+ * device then.
+ *
+ * Memory for leaves. The write path runs when memory is short (a swap-out
+ * is a write). A leaf comes from one module-wide mempool of pages with a
+ * reserve of ZRAM_NG_LEAF_RESERVE leaves, allocated with GFP_NOIO before
+ * any lock is held: mempool_alloc() first asks the page allocator without
+ * direct reclaim, then takes from the reserve, then reclaims, then waits
+ * for a leaf to be freed: a writer always makes progress, and a dead leaf
+ * refills the reserve first. The testing build can make the page
+ * allocator's part fail (the fail_leaf_alloc parameter), to show the
+ * reserve at work. The table's bytes (top array and leaves) are counted
+ * in ng_stat's table_bytes.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
 #include <linux/bio.h>
 #include <linux/build_bug.h>
 #include <linux/highmem.h>
+#include <linux/mempool.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include "backing.h"
 #include "slot.h"
 #include "zcomp.h"
@@ -40,6 +136,198 @@
 				 __GFP_HIGHMEM | __GFP_MOVABLE)
 /* The one that may sleep, once the stream is dropped. */
 #define ZRAM_NG_SLEEP_GFP	(GFP_NOIO | __GFP_HIGHMEM | __GFP_MOVABLE)
+
+/*
+ * Leaves kept in reserve for writers under memory pressure: one per
+ * writer that can be filling a new leaf at the same moment, with a
+ * margin: 32 KiB for the module.
+ */
+#define ZRAM_NG_LEAF_RESERVE	8
+/* ->busy while a leaf is being freed: far from any count */
+#define ZRAM_NG_LEAF_DYING	INT_MIN
+
+static mempool_t *zram_ng_leaf_pool;
+
+/* A dead leaf waiting for its grace period. */
+struct zram_ng_leaf_tomb {
+	struct rcu_head rcu;
+	struct zram_ng_slot_leaf *leaf;
+};
+
+#ifdef ZSNG_TESTING
+static int fail_leaf_alloc;
+module_param(fail_leaf_alloc, int, 0644);
+MODULE_PARM_DESC(fail_leaf_alloc,
+		 "Testing build: the next N leaf allocations from the page allocator fail, so writers take leaves from the reserve (-1: every one; default: 0)");
+
+static bool zram_ng_fail_leaf_alloc(void)
+{
+	int n = READ_ONCE(fail_leaf_alloc);
+
+	if (likely(!n))
+		return false;
+	return n < 0 || cmpxchg(&fail_leaf_alloc, n, n - 1) == n;
+}
+#else
+static inline bool zram_ng_fail_leaf_alloc(void)
+{
+	return false;
+}
+#endif
+
+static void *zram_ng_leaf_alloc_page(gfp_t gfp, void *data)
+{
+	if (zram_ng_fail_leaf_alloc())
+		return NULL;
+	return (void *)__get_free_page(gfp);
+}
+
+static void zram_ng_leaf_free_page(void *leaf, void *data)
+{
+	free_page((unsigned long)leaf);
+}
+
+int zram_ng_slot_layer_init(void)
+{
+	zram_ng_leaf_pool = mempool_create(ZRAM_NG_LEAF_RESERVE,
+					   zram_ng_leaf_alloc_page,
+					   zram_ng_leaf_free_page, NULL);
+	return zram_ng_leaf_pool ? 0 : -ENOMEM;
+}
+
+/* After every device is gone: the leaves killed last are freed first. */
+void zram_ng_slot_layer_exit(void)
+{
+	rcu_barrier();
+	mempool_destroy(zram_ng_leaf_pool);
+}
+
+static void zram_ng_leaf_free_rcu(struct rcu_head *rcu)
+{
+	struct zram_ng_leaf_tomb *tomb =
+		container_of(rcu, struct zram_ng_leaf_tomb, rcu);
+
+	mempool_free(tomb->leaf, zram_ng_leaf_pool);
+	kfree(tomb);
+}
+
+/*
+ * Frees the leaf of @dir if its ->busy is still 0 ("A leaf's lifetime" at
+ * the top of the file). Called inside an RCU read-side section with
+ * preemption off, holding the lock of the leaf's slot @held (-1: none).
+ */
+static void zram_ng_leaf_kill(struct zram_ng *zram,
+			      struct zram_ng_slot_dir *dir, int held)
+{
+	struct zram_ng_leaf_tomb *tomb;
+	struct zram_ng_slot_leaf *leaf;
+	int i, idle = 0;
+
+	tomb = kmalloc(sizeof(*tomb), GFP_ATOMIC | __GFP_NOWARN);
+	if (!tomb)
+		return;	/* the leaf stays, empty, for a writer or reset */
+	if (!atomic_try_cmpxchg(&dir->busy, &idle, ZRAM_NG_LEAF_DYING)) {
+		kfree(tomb);	/* a writer reserved meanwhile */
+		return;
+	}
+	/*
+	 * With a slot held, the leaf is that slot's: killing it needs the
+	 * slot's lock. Without, another kill may have come first.
+	 */
+	leaf = rcu_dereference(dir->leaf);
+	if (!leaf) {
+		atomic_set_release(&dir->busy, 0);
+		kfree(tomb);
+		return;
+	}
+
+	for (i = 0; i < ZRAM_NG_LEAF_SLOTS; i++) {
+		unsigned long *word = &leaf->slots[i].flags;
+
+		/* raw bit operations: 255 nested preempt_disable()s overflow */
+		if (i != held)
+			while (test_and_set_bit_lock(ZRAM_NG_LOCK, word))
+				cpu_relax();
+		WARN_ON_ONCE(*word & BIT(ZRAM_NG_COUNTED));
+	}
+	RCU_INIT_POINTER(dir->leaf, NULL);
+	atomic_set_release(&dir->busy, 0);
+	for (i = 0; i < ZRAM_NG_LEAF_SLOTS; i++)
+		if (i != held)
+			clear_bit_unlock(ZRAM_NG_LOCK, &leaf->slots[i].flags);
+
+	atomic64_sub(sizeof(*leaf), &zram->stats.table_bytes);
+	tomb->leaf = leaf;
+	call_rcu(&tomb->rcu, zram_ng_leaf_free_rcu);
+}
+
+/*
+ * Called by slot_unlock() with slot @index locked, when its COUNTED bit
+ * and what it holds disagree: counts it into its leaf's ->busy, or out
+ * of it, and kills the leaf when that was its last count.
+ */
+void zram_ng_slot_settle(struct zram_ng *zram, u32 index)
+{
+	struct zram_ng_slot_dir *dir = slot_dir(zram, index);
+	struct zram_ng_slot *slot = slot_ptr(zram, index);
+
+	if (!(slot->flags & BIT(ZRAM_NG_COUNTED))) {
+		slot->flags |= BIT(ZRAM_NG_COUNTED);
+		/* only a writer fills an empty slot, holding a reservation */
+		WARN_ON_ONCE(atomic_inc_return(&dir->busy) < 2);
+		return;
+	}
+	slot->flags &= ~BIT(ZRAM_NG_COUNTED);
+	if (atomic_dec_and_test(&dir->busy))
+		zram_ng_leaf_kill(zram, dir, index & ZRAM_NG_LEAF_MASK);
+}
+
+/*
+ * A writer's reservation on the leaf of slot @index, installing the leaf
+ * if there is none; may sleep (GFP_NOIO), never fails.
+ */
+static void zram_ng_leaf_reserve(struct zram_ng *zram, u32 index)
+{
+	struct zram_ng_slot_dir *dir = slot_dir(zram, index);
+	struct zram_ng_slot_leaf *leaf;
+	int busy = atomic_read(&dir->busy);
+
+	for (;;) {
+		if (unlikely(busy == ZRAM_NG_LEAF_DYING)) {
+			cpu_relax();
+			busy = atomic_read(&dir->busy);
+			continue;
+		}
+		if (atomic_try_cmpxchg(&dir->busy, &busy, busy + 1))
+			break;
+	}
+	if (rcu_access_pointer(dir->leaf))
+		return;
+
+	/* process context, may sleep: mempool_alloc() cannot fail */
+	leaf = mempool_alloc(zram_ng_leaf_pool, GFP_NOIO);
+	clear_page(leaf);
+	/* fully ordered: the zeroes are seen before the pointer */
+	if (cmpxchg((__force struct zram_ng_slot_leaf **)&dir->leaf, NULL,
+		    leaf))
+		mempool_free(leaf, zram_ng_leaf_pool);
+	else
+		atomic64_add(sizeof(*leaf), &zram->stats.table_bytes);
+}
+
+/* Drops the reservation of zram_ng_leaf_reserve(), maybe the last count. */
+static void zram_ng_leaf_unreserve(struct zram_ng *zram, u32 index)
+{
+	struct zram_ng_slot_dir *dir = slot_dir(zram, index);
+
+	if (!atomic_dec_and_test(&dir->busy))
+		return;
+	preempt_disable();
+	rcu_read_lock();
+	zram_ng_leaf_kill(zram, dir, -1);
+	rcu_read_unlock();
+	preempt_enable();
+}
 
 void zram_ng_update_used_max(struct zram_ng *zram, unsigned long pages)
 {
@@ -166,6 +454,57 @@ static void fill_page(void *ptr, unsigned long value)
 	memset_l(ptr, value, PAGE_SIZE / sizeof(unsigned long));
 }
 
+u32 zram_ng_slot_next_present(struct zram_ng *zram, u32 index, u32 end)
+{
+	while (index < end && !rcu_access_pointer(slot_dir(zram, index)->leaf))
+		index = min_t(u64, ((u64)index | ZRAM_NG_LEAF_MASK) + 1, end);
+	return index;
+}
+
+void zram_ng_slots_discard(struct zram_ng *zram, u32 index, u32 nr)
+{
+	u32 end = index + nr;
+
+	for (; index < end; index++) {
+		index = zram_ng_slot_next_present(zram, index, end);
+		if (index == end)
+			break;
+		if (!slot_lock(zram, index))
+			continue;
+		zram_ng_slot_free(zram, index);
+		slot_unlock(zram, index);
+	}
+}
+
+/* Never spins on the slot's lock: the caller holds the swap lock. */
+bool zram_ng_slot_discard_nowait(struct zram_ng *zram, u32 index)
+{
+	struct zram_ng_slot_dir *dir = slot_dir(zram, index);
+	struct zram_ng_slot_leaf *leaf;
+	unsigned long *word;
+
+	rcu_read_lock();
+	for (;;) {
+		leaf = rcu_dereference(dir->leaf);
+		if (!leaf) {
+			rcu_read_unlock();
+			return true;	/* nothing to free */
+		}
+		word = &leaf->slots[index & ZRAM_NG_LEAF_MASK].flags;
+		if (!bit_spin_trylock(ZRAM_NG_LOCK, word)) {
+			rcu_read_unlock();
+			return false;
+		}
+		if (likely(rcu_access_pointer(dir->leaf) == leaf))
+			break;
+		/* killed before we had the lock, as in slot_lock() */
+		bit_spin_unlock(ZRAM_NG_LOCK, word);
+	}
+	zram_ng_slot_free(zram, index);
+	slot_unlock(zram, index);	/* and the RCU section */
+	return true;
+}
+
 /*
  * Decompresses slot @index, which is locked and not on the backing device,
  * into @page (a whole page), with the algorithm that compressed it.
@@ -225,9 +564,16 @@ int zram_ng_slot_read_locked(struct zram_ng *zram, struct page *page,
 int zram_ng_slot_read(struct zram_ng *zram, struct page *page, u32 index,
 		      struct bio *parent)
 {
+	void *dst;
 	int ret;
 
-	slot_lock(zram, index);
+	if (!slot_lock(zram, index)) {
+		/* no leaf: never written, or emptied since */
+		dst = kmap_local_page(page);
+		fill_page(dst, 0);
+		kunmap_local(dst);
+		return 0;
+	}
 	if (slot_test_flag(zram, index, ZRAM_NG_WB)) {
 		unsigned long blk = slot_element(zram, index);
 		/* keeps blk from reuse until the read is done (backing.c) */
@@ -241,8 +587,9 @@ int zram_ng_slot_read(struct zram_ng *zram, struct page *page, u32 index,
 	return ret;
 }
 
-/* Compresses the whole @page into slot @index. */
-int zram_ng_slot_write(struct zram_ng *zram, struct page *page, u32 index)
+/* Compresses the whole @page into slot @index, whose leaf is reserved. */
+static int zram_ng_slot_store(struct zram_ng *zram, struct page *page,
+			      u32 index)
 {
 	unsigned long handle = 0, element = 0, alloced_pages, limit_pages;
 	unsigned int comp_len = 0, alloc_len = 0;
@@ -322,10 +669,26 @@ compress_again:
 	return 0;
 }
 
+/*
+ * Compresses the whole @page into slot @index, under a reservation on its
+ * leaf (top of the file), taken before anything else.
+ */
+int zram_ng_slot_write(struct zram_ng *zram, struct page *page, u32 index)
+{
+	int ret;
+
+	zram_ng_leaf_reserve(zram, index);
+	ret = zram_ng_slot_store(zram, page, index);
+	zram_ng_leaf_unreserve(zram, index);
+	return ret;
+}
+
 /* After every read or write of slot @index (taking its lock). */
 void zram_ng_slot_accessed(struct zram_ng *zram, u32 index)
 {
-	slot_lock(zram, index);
+	/* an empty slot has no access time to keep */
+	if (!slot_lock(zram, index))
+		return;
 	slot_clear_flag(zram, index, ZRAM_NG_IDLE);
 	slot_set_ac_time(zram, index, ktime_get_boottime());
 	slot_unlock(zram, index);
@@ -374,35 +737,69 @@ static int zram_ng_create_comps(struct zram_ng *zram)
 	return 0;
 }
 
+/* The top array's entries of a device of @num_pages pages. */
+static size_t zram_ng_nr_dirs(u64 num_pages)
+{
+	return DIV_ROUND_UP(num_pages, ZRAM_NG_LEAF_SLOTS);
+}
+
+/*
+ * The top array, zeroed (kvfree() frees it), and the bytes it takes in
+ * @bytes: beyond a page, in whole pages of vmalloc, where kvmalloc()
+ * would take it from kmalloc when it can, rounded up to a power of two (a
+ * 100 GiB device's 1.6 MiB would cost 2 MiB).
+ */
+static struct zram_ng_slot_dir *zram_ng_alloc_top(size_t nr_dirs,
+						  size_t *bytes)
+{
+	size_t size = array_size(nr_dirs, sizeof(struct zram_ng_slot_dir));
+
+	if (size <= PAGE_SIZE) {
+		*bytes = size;
+		return kzalloc(size, GFP_KERNEL | __GFP_NOWARN);
+	}
+	*bytes = PAGE_ALIGN(size);
+	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+}
+
 /*
  * Called with init_lock held for write by disksize_store: the table, the
  * pool (with @pool_flags) and the streams of a device of @disksize bytes,
- * page aligned and non-zero. The slot index is a u32, and the table may
- * not take more than half of RAM: anything beyond is refused before
- * allocating, so an absurd size is an error and not a kernel warning.
+ * page aligned and non-zero. Every size the u32 slot index addresses is
+ * accepted: only the top array is allocated now (1/256 of a flat table,
+ * top of the file), -ENOMEM if even that cannot be had; beyond, -EINVAL
+ * with a line in the kernel log saying why.
  */
 int zram_ng_slots_init(struct zram_ng *zram, u64 disksize,
 		       unsigned int pool_flags)
 {
 	u64 num_pages = disksize >> PAGE_SHIFT;
+	size_t nr_dirs = zram_ng_nr_dirs(num_pages);
+	size_t top_bytes;
 	int ret;
 
-	/* the flags and the priority fit in the flags word */
-	BUILD_BUG_ON(__NR_ZRAM_NG_FLAGS >
+	/* the slot: two words, the layout at the top of the file */
+	BUILD_BUG_ON(sizeof(struct zram_ng_slot) != 16);
+	BUILD_BUG_ON(sizeof(struct zram_ng_slot_dir) != 16);
+	BUILD_BUG_ON(sizeof(struct zram_ng_slot_leaf) != PAGE_SIZE);
+	/* the size, the flags and the priority below the access time ... */
+	BUILD_BUG_ON(ZRAM_NG_AC_TIME_SHIFT >
 		     sizeof_field(struct zram_ng_slot, flags) * BITS_PER_BYTE);
 	BUILD_BUG_ON(ZRAM_NG_MAX_COMPS - 1 >
 		     ZRAM_NG_PRIO_MASK >> ZRAM_NG_PRIO_BIT0);
+	/* ... which keeps 34 years of milliseconds at least */
+	BUILD_BUG_ON(BITS_PER_LONG - ZRAM_NG_AC_TIME_SHIFT < 40);
 
-	if (num_pages > U32_MAX)
+	if (num_pages > U32_MAX) {
+		pr_warn_ratelimited("%s: disksize %llu refused: more than %u pages, the most a 32-bit slot index addresses\n",
+				    zram->disk->disk_name, disksize, U32_MAX);
 		return -EINVAL;
-	if (num_pages * sizeof(*zram->table) >
-	    (u64)(totalram_pages() / 2) << PAGE_SHIFT)
-		return -ENOMEM;
+	}
 
-	zram->table = kvcalloc(num_pages, sizeof(*zram->table),
-			       GFP_KERNEL | __GFP_NOWARN);
+	zram->table = zram_ng_alloc_top(nr_dirs, &top_bytes);
 	if (!zram->table)
 		return -ENOMEM;
+	atomic64_set(&zram->stats.table_bytes, top_bytes);
 
 	zram->mem_pool = zsng_create_pool_extra(zram->disk->disk_name,
 						zram->policy, pool_flags);
@@ -429,17 +826,31 @@ out_free_table:
 
 /*
  * Called with init_lock held for write (reset), or on a device nobody can
- * see: frees every slot (a written-back one's block too), the pool, the
- * table and the streams.
+ * see: frees every slot (a written-back one's block too), the leaves, the
+ * pool, the table and the streams. No lock and no RCU grace period: no
+ * slot is locked or looked up any more (the RCU section only satisfies
+ * the accessors).
  */
 void zram_ng_slots_free(struct zram_ng *zram)
 {
-	size_t num_pages = zram->disksize >> PAGE_SHIFT;
-	size_t index;
+	size_t nr_dirs = zram_ng_nr_dirs(zram->disksize >> PAGE_SHIFT);
+	struct zram_ng_slot_leaf *leaf;
+	size_t dir;
+	u32 i;
 
 	if (zram->table) {
-		for (index = 0; index < num_pages; index++)
-			zram_ng_slot_free(zram, index);
+		for (dir = 0; dir < nr_dirs; dir++) {
+			leaf = rcu_dereference_protected(zram->table[dir].leaf,
+							 true);
+			if (!leaf)
+				continue;
+			rcu_read_lock();
+			for (i = 0; i < ZRAM_NG_LEAF_SLOTS; i++)
+				zram_ng_slot_free(zram, (dir << ZRAM_NG_LEAF_SHIFT) + i);
+			rcu_read_unlock();
+			mempool_free(leaf, zram_ng_leaf_pool);
+			cond_resched();
+		}
 		zsng_destroy_pool(zram->mem_pool);
 		kvfree(zram->table);
 		zram->table = NULL;

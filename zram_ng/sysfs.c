@@ -400,8 +400,10 @@ static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
  * zram_ng's own figures, which no zram file has: bd_retired, the backing
  * device's blocks retired after a write error, and bd_quarantined, its
  * blocks freed but kept from reuse until the reads that may still name
- * them complete (backing.c), both in 4 KiB units as bd_stat counts.
- * Columns are only ever appended (tools/lib/stat-columns).
+ * them complete (backing.c), both in 4 KiB units as bd_stat counts;
+ * table_bytes, the bytes of the slot table (its top array and its
+ * leaves: slot.c), which mm_stat does not count. Columns are only ever
+ * appended (tools/lib/stat-columns).
  */
 static ssize_t ng_stat_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -413,11 +415,13 @@ static ssize_t ng_stat_show(struct device *dev, struct device_attribute *attr,
 	down_read(&zram->init_lock);
 	if (zram->backing.bdev)
 		quarantined = zram_ng_bd_nr_quarantined(zram);
-	ret = sysfs_emit(buf, "%8llu %8llu\n",
+	ret = sysfs_emit(buf, "%8llu %8llu %8llu\n",
 			 /* bd_retired */
 			 ZRAM_NG_FOUR_K((u64)atomic64_read(&zram->stats.bd_retired)),
 			 /* bd_quarantined */
-			 ZRAM_NG_FOUR_K(quarantined));
+			 ZRAM_NG_FOUR_K(quarantined),
+			 /* table_bytes */
+			 (u64)atomic64_read(&zram->stats.table_bytes));
 	up_read(&zram->init_lock);
 	return ret;
 }

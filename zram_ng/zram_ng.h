@@ -26,7 +26,9 @@
  * (zsmalloc_ng.h). Documentation/admin-guide/zram_ng.rst, "Source layout".
  *
  * Lock ordering: disk->open_mutex -> init_lock -> slot lock -> the CPU's
- * compression stream -> allocator mapping. init_lock -> the backing
+ * compression stream -> allocator mapping. A slot lock -> the other slot
+ * locks of its leaf, only while that leaf is being freed (slot.c: nobody
+ * else ever holds two slot locks). init_lock -> the backing
  * device's open_mutex (claiming and releasing it). slot lock ->
  * bd_epochs.lock (a read of a written-back slot joining the epoch, a
  * freed block entering the quarantine). wb_limit_lock, bd_epochs.lock
@@ -61,7 +63,7 @@
 #define ZRAM_NG_SECONDARY_COMP		1
 #define ZRAM_NG_MAX_COMPS		4
 
-struct zram_ng_slot;
+struct zram_ng_slot_dir;
 struct zcomp_ng;
 
 struct zram_ng_stats {
@@ -81,6 +83,7 @@ struct zram_ng_stats {
 	atomic64_t bd_reads;		/* pages read from it */
 	atomic64_t bd_writes;		/* pages written to it */
 	atomic64_t bd_retired;		/* its blocks retired after a write error */
+	atomic64_t table_bytes;		/* the slot table: top array and leaves */
 };
 
 /*
@@ -97,7 +100,7 @@ struct zram_ng_bd_epochs {
 };
 
 struct zram_ng {
-	struct zram_ng_slot *table;	/* slot.c */
+	struct zram_ng_slot_dir *table;	/* slot.c */
 	struct zsng_pool *mem_pool;
 	/* by priority; NULL where none is set, constant while initialised */
 	struct zcomp_ng *comps[ZRAM_NG_MAX_COMPS];
