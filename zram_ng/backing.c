@@ -381,13 +381,31 @@ static int zram_ng_bd_rw(struct zram_ng *zram, struct page *page,
 	return ret;
 }
 
-/* Writes @page to block @blk, waiting for it; 0 or the error. */
-int zram_ng_bd_write(struct zram_ng *zram, struct page *page,
-		     unsigned long blk)
+/*
+ * Starts writing @page to block @blk with @bio, the caller's, with room
+ * for one bio_vec at @bvec; @end_io(@bio) runs when it is done (in any
+ * context), and the caller then calls zram_ng_bd_write_end().
+ */
+void zram_ng_bd_write_start(struct zram_ng *zram, struct bio *bio,
+			    struct bio_vec *bvec, struct page *page,
+			    unsigned long blk, bio_end_io_t *end_io,
+			    void *private)
 {
-	int ret;
+	bio_init(bio, zram->backing.bdev, bvec, 1, REQ_OP_WRITE);
+	bio->bi_iter.bi_sector = (sector_t)blk << ZRAM_NG_SECTORS_PER_PAGE_SHIFT;
+	__bio_add_page(bio, page, PAGE_SIZE, 0);
+	bio->bi_end_io = end_io;
+	bio->bi_private = private;
+	submit_bio(bio);
+}
 
-	ret = zram_ng_bd_rw(zram, page, blk, REQ_OP_WRITE | REQ_SYNC);
+/* After the end_io of a write started above: 0 (counted) or the error. */
+int zram_ng_bd_write_end(struct zram_ng *zram, struct bio *bio,
+			 unsigned long blk)
+{
+	int ret = blk_status_to_errno(bio->bi_status);
+
+	bio_uninit(bio);
 	if (ret) {
 		pr_err_ratelimited("%s: writing block %lu of the backing device failed: %d\n",
 				   zram->disk->disk_name, blk, ret);

@@ -6,6 +6,7 @@
 #ifndef _ZRAM_NG_BACKING_H
 #define _ZRAM_NG_BACKING_H
 
+#include <linux/blk_types.h>
 #include "zram_ng.h"
 
 /* 6.1's bd_stat and writeback_limit count 4 KiB units, not pages. */
@@ -28,7 +29,12 @@ unsigned long zram_ng_bd_nr_quarantined(struct zram_ng *zram);
 unsigned int zram_ng_bd_read_begin(struct zram_ng *zram);
 int zram_ng_bd_read(struct zram_ng *zram, struct page *page, unsigned long blk,
 		    struct bio *parent, unsigned int epoch);
-int zram_ng_bd_write(struct zram_ng *zram, struct page *page,
-		     unsigned long blk);
+/* A write of a writeback pass: started, ended by the pass after end_io. */
+void zram_ng_bd_write_start(struct zram_ng *zram, struct bio *bio,
+			    struct bio_vec *bvec, struct page *page,
+			    unsigned long blk, bio_end_io_t *end_io,
+			    void *private);
+int zram_ng_bd_write_end(struct zram_ng *zram, struct bio *bio,
+			 unsigned long blk);
 
 #endif /* _ZRAM_NG_BACKING_H */

@@ -18,6 +18,7 @@ void zram_ng_reset_device(struct zram_ng *zram);
 extern const struct attribute_group zram_ng_writeback_group;
 extern const struct attribute_group zram_ng_recomp_group;
 extern const struct attribute_group zram_ng_idle_group;
+void zram_ng_writeback_dev_init(struct zram_ng *zram);
 
 /* debugfs.c */
 void zram_ng_debugfs_init(void);

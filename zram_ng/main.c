@@ -319,6 +319,7 @@ static int zram_ng_add(void)
 	init_rwsem(&zram->init_lock);
 	spin_lock_init(&zram->wb_limit_lock);
 	zram_ng_backing_dev_init(zram);
+	zram_ng_writeback_dev_init(zram);
 	strscpy(zram->compressor, "lz4", sizeof(zram->compressor));
 	zram->policy = ZSNG_POLICY_DEFAULT;
 

@@ -45,6 +45,9 @@ static bool zram_ng_pp_wanted(struct zram_ng *zram, u32 index,
 	if ((ctl->want & ZRAM_NG_PP_COMPRESSIBLE) &&
 	    slot_test_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE))
 		return false;
+	if ((ctl->want & ZRAM_NG_PP_INCOMPRESSIBLE) &&
+	    !slot_test_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE))
+		return false;
 	if ((ctl->want & ZRAM_NG_PP_IDLE) &&
 	    !slot_test_flag(zram, index, ZRAM_NG_IDLE))
 		return false;
@@ -98,4 +101,32 @@ int zram_ng_pp_scan(struct zram_ng *zram, const struct zram_ng_pp_ctl *ctl,
 		cond_resched();
 	}
 	return 0;
+}
+
+static int zram_ng_pp_count_one(struct zram_ng *zram, u32 index, void *priv)
+{
+	struct zram_ng_pp_sizes *sizes = priv;
+	size_t size = slot_obj_size(zram, index);
+
+	sizes->count[size * (ZRAM_NG_PP_SIZE_BUCKETS - 1) / PAGE_SIZE]++;
+	return ZRAM_NG_PP_DONE;
+}
+
+/*
+ * Adds the wanted slots of [ctl->first, ctl->end) to @sizes by object
+ * size (pp.h), taking nothing: ctl's want and min_size only.
+ */
+void zram_ng_pp_count_sizes(struct zram_ng *zram,
+			    const struct zram_ng_pp_ctl *ctl,
+			    struct zram_ng_pp_sizes *sizes)
+{
+	struct zram_ng_pp_ctl count = {
+		.first = ctl->first,
+		.end = ctl->end,
+		.want = ctl->want,
+		.min_size = ctl->min_size,
+		.take = zram_ng_pp_count_one,
+	};
+
+	zram_ng_pp_scan(zram, &count, sizes);
 }

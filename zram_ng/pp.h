@@ -13,6 +13,7 @@
 #define ZRAM_NG_PP_IDLE			BIT(0)	/* only idle ones */
 #define ZRAM_NG_PP_HUGE			BIT(1)	/* only huge ones */
 #define ZRAM_NG_PP_COMPRESSIBLE		BIT(2)	/* not ZRAM_NG_INCOMPRESSIBLE */
+#define ZRAM_NG_PP_INCOMPRESSIBLE	BIT(3)	/* only ZRAM_NG_INCOMPRESSIBLE */
 
 /* ->take's answer: done with the slot, or hand it to ->process. */
 #define ZRAM_NG_PP_DONE		0
@@ -39,9 +40,29 @@ struct zram_ng_pp_ctl {
 	void (*process)(struct zram_ng *zram, u32 index, void *priv);
 };
 
+/*
+ * The wanted slots of a range by object size, for a pass bounded to N
+ * slots to take the largest first: bucket b holds the sizes from
+ * zram_ng_pp_bucket_size(b) up to the next bucket's, 1/64 of a page each
+ * (64 bytes with 4 KiB pages); the last holds PAGE_SIZE (huge) only.
+ */
+#define ZRAM_NG_PP_SIZE_BUCKETS	65
+
+struct zram_ng_pp_sizes {
+	u64 count[ZRAM_NG_PP_SIZE_BUCKETS];
+};
+
+static inline u32 zram_ng_pp_bucket_size(unsigned int bucket)
+{
+	return DIV_ROUND_UP(bucket * PAGE_SIZE, ZRAM_NG_PP_SIZE_BUCKETS - 1);
+}
+
 int zram_ng_pp_begin(struct zram_ng *zram);
 void zram_ng_pp_end(struct zram_ng *zram);
 int zram_ng_pp_scan(struct zram_ng *zram, const struct zram_ng_pp_ctl *ctl,
 		    void *priv);
+void zram_ng_pp_count_sizes(struct zram_ng *zram,
+			    const struct zram_ng_pp_ctl *ctl,
+			    struct zram_ng_pp_sizes *sizes);
 
 #endif /* _ZRAM_NG_PP_H */

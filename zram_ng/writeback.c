@@ -3,7 +3,9 @@
  * zram_ng's writeback: pages moved out of memory to a backing block
  * device, with the attributes of Linux 6.1's zram (CONFIG_ZRAM_WRITEBACK):
  * backing_dev, writeback, writeback_limit_enable, writeback_limit and
- * bd_stat, with the same formats and errors.
+ * bd_stat, with the same formats, and what upstream has added since:
+ * writeback_batch_size (6.19), page_indexes=, several indexes in one
+ * write and type= (6.16), the incompressible mode.
  *
  * The backing device itself, its blocks and their I/O are backing.c's;
  * which slots go, and when, is decided here. The slots are walked by the
@@ -11,12 +13,25 @@
  * uses too.
  *
  * Writing back a slot: mark it ZRAM_NG_UNDER_WB and ZRAM_NG_IDLE under the
- * slot lock, drop the lock, decompress it into a page and write that to a
- * free block, synchronously. Then, under the slot lock again, the slot
- * still being ZRAM_NG_IDLE means nobody wrote, discarded or freed it
- * meanwhile (any of those clears the flag, and idle marking skips slots
- * under writeback): its memory is freed and it becomes ZRAM_NG_WB with the
- * block as its element. Otherwise the block is kept for the next slot.
+ * slot lock, drop the lock, decompress it into a page of a free request
+ * (struct zram_ng_wb_req) and submit that page's write to a free block.
+ * Up to writeback_batch_size writes are in flight; the pass ends each
+ * completed one (their end_io only queues them) before every slot and
+ * whenever it needs a request: under the slot lock again, the slot still
+ * being ZRAM_NG_IDLE means nobody wrote, discarded or freed it meanwhile
+ * (any of those clears the flag, and idle marking skips slots under
+ * writeback): its memory is freed and it becomes ZRAM_NG_WB with the block
+ * as its element. Otherwise the block is kept for the next slot. A pass
+ * waits for all its writes before it returns. Batching is what makes a
+ * pass fast on a device with latency: one synchronous 4 KiB write at a
+ * time pays the device's full latency per page (benchmarks.rst).
+ *
+ * Largest first: a pass bounded by writeback_limit first counts the
+ * wanted slots by object size (pp.c, 1/64 of a page a bucket), then
+ * writes those of the buckets the budget covers whole, then those of the
+ * bucket where it runs out, in index order within each: each block
+ * written frees the most memory it can. An unbounded pass takes every
+ * wanted slot anyway and goes in index order.
  *
  * writeback_limit (4 KiB units, as 6.1 counts them) bounds the writes
  * that reach the device: each page's write is charged before it is
@@ -94,8 +109,6 @@ static ssize_t backing_dev_store(struct device *dev,
 	return ret ? ret : len;
 }
 
-#define ZRAM_NG_PAGE_INDEX	"page_index="
-
 /*
  * Consecutive block write errors after which a pass stops: a few bad
  * blocks are retired and the pass goes on, a device that fails every
@@ -105,12 +118,43 @@ static ssize_t backing_dev_store(struct device *dev,
  */
 #define ZRAM_NG_WB_MAX_ERRORS	8
 
-/* A writeback pass: the page it reads slots into, the block it holds. */
-struct zram_ng_wb {
+/*
+ * writeback_batch_size: the writes a pass keeps in flight. 32 as upstream
+ * (enough to keep an SSD's queue busy, 128 KiB of pages); at most 1024
+ * (4 MiB of pages a pass), beyond which a deeper queue buys nothing.
+ */
+#define ZRAM_NG_WB_BATCH_DEFAULT	32
+#define ZRAM_NG_WB_BATCH_MAX		1024
+
+/* The most page_index= and page_indexes= one write may name. */
+#define ZRAM_NG_WB_MAX_RANGES		256
+
+/* One write of a pass: the page, the bio, the slot and its block. */
+struct zram_ng_wb_req {
+	struct list_head node;	/* on the pass's free or done list */
+	struct zram_ng_wb *wb;
 	struct page *page;
-	unsigned long blk;	/* 0: none yet */
+	u32 index;
+	unsigned long blk;
+	bool charged;		/* against writeback_limit */
+	struct bio bio;
+	struct bio_vec bvec;
+};
+
+/* A writeback pass (top of the file). */
+struct zram_ng_wb {
+	struct zram_ng *zram;
+	struct zram_ng_wb_req *reqs;
+	unsigned int nr_reqs;
+	struct list_head free;	/* requests not in flight */
+	spinlock_t done_lock;	/* done, taken in end_io */
+	struct list_head done;	/* completed, not yet ended */
+	wait_queue_head_t wait;	/* for done */
+	unsigned int in_flight;
+	unsigned long blk;	/* the block for the next slot; 0: none */
 	int err;		/* of the last block write that failed */
 	int stop;		/* the error that ends the pass at the next slot */
+	bool device_failed;	/* ZRAM_NG_WB_MAX_ERRORS in a row were seen */
 	unsigned int errors;	/* consecutive block write errors */
 	/* the blocks of those errors, held until the run ends */
 	unsigned long failed[ZRAM_NG_WB_MAX_ERRORS];
@@ -133,6 +177,27 @@ static void zram_ng_wb_end_errors(struct zram_ng *zram, struct zram_ng_wb *wb,
 			zram_ng_bd_retire_block(zram, wb->failed[i]);
 	}
 	wb->errors = 0;
+}
+
+/* Block @blk's write failed with @err (its page stays in memory). */
+static void zram_ng_wb_write_failed(struct zram_ng *zram,
+				    struct zram_ng_wb *wb, unsigned long blk,
+				    int err)
+{
+	wb->err = err;
+	if (wb->device_failed) {
+		/* writes in flight when the device was seen failing */
+		zram_ng_bd_put_block(zram, blk);
+		return;
+	}
+	wb->failed[wb->errors++] = blk;
+	if (wb->errors < ZRAM_NG_WB_MAX_ERRORS)
+		return;
+	pr_warn_ratelimited("%s: %u backing device writes failed in a row, writeback stopped (error %d)\n",
+			    zram->disk->disk_name, wb->errors, err);
+	zram_ng_wb_end_errors(zram, wb, true);
+	wb->device_failed = true;
+	wb->stop = err;
 }
 
 /*
@@ -164,6 +229,112 @@ static void zram_ng_wb_refund(struct zram_ng *zram)
 	spin_unlock(&zram->wb_limit_lock);
 }
 
+/* The pages writeback_limit still allows; U64_MAX when it is off. */
+static u64 zram_ng_wb_budget(struct zram_ng *zram)
+{
+	u64 pages = U64_MAX;
+
+	spin_lock(&zram->wb_limit_lock);
+	if (zram->wb_limit_enable)
+		pages = zram->bd_wb_limit / ZRAM_NG_FOUR_K(1UL);
+	spin_unlock(&zram->wb_limit_lock);
+	return pages;
+}
+
+static void zram_ng_wb_abandon(struct zram_ng *zram, u32 index)
+{
+	slot_lock(zram, index);
+	slot_clear_flag(zram, index, ZRAM_NG_UNDER_WB);
+	slot_clear_flag(zram, index, ZRAM_NG_IDLE);
+	slot_unlock(zram, index);
+}
+
+/*
+ * Any context: the write is done, the pass ends it (zram_ng_wb_reap).
+ * The wake-up is under done_lock: the pass, on its stack, cannot take the
+ * request and be gone before it.
+ */
+static void zram_ng_wb_end_io(struct bio *bio)
+{
+	struct zram_ng_wb_req *req = bio->bi_private;
+	struct zram_ng_wb *wb = req->wb;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wb->done_lock, flags);
+	list_add_tail(&req->node, &wb->done);
+	wake_up(&wb->wait);
+	spin_unlock_irqrestore(&wb->done_lock, flags);
+}
+
+/*
+ * A write is done: on success the slot, if nobody changed it meanwhile
+ * (still ZRAM_NG_IDLE), takes the block and its memory is freed; a block
+ * written for a slot that changed goes to the next slot, or back. On
+ * failure the slot stays in memory and the block is dealt with as the top
+ * of the file says.
+ */
+static void zram_ng_wb_end(struct zram_ng *zram, struct zram_ng_wb *wb,
+			   struct zram_ng_wb_req *req)
+{
+	u32 index = req->index;
+	int ret;
+
+	ret = zram_ng_bd_write_end(zram, &req->bio, req->blk);
+	if (ret) {
+		if (req->charged)
+			zram_ng_wb_refund(zram);
+		zram_ng_wb_abandon(zram, index);
+		zram_ng_wb_write_failed(zram, wb, req->blk, ret);
+		return;
+	}
+	zram_ng_wb_end_errors(zram, wb, false);
+
+	slot_lock(zram, index);
+	if (!slot_allocated(zram, index) ||
+	    !slot_test_flag(zram, index, ZRAM_NG_IDLE)) {
+		/* changed meanwhile: the block, written and charged, is reused */
+		slot_clear_flag(zram, index, ZRAM_NG_UNDER_WB);
+		slot_clear_flag(zram, index, ZRAM_NG_IDLE);
+		slot_unlock(zram, index);
+		if (!wb->blk)
+			wb->blk = req->blk;
+		else
+			zram_ng_bd_put_block(zram, req->blk);
+		return;
+	}
+	zram_ng_slot_install_wb(zram, index, req->blk);
+	slot_clear_flag(zram, index, ZRAM_NG_UNDER_WB);
+	slot_unlock(zram, index);
+}
+
+/* Ends the completed writes; with @wait, waits for one first. */
+static void zram_ng_wb_reap(struct zram_ng *zram, struct zram_ng_wb *wb,
+			    bool wait)
+{
+	struct zram_ng_wb_req *req, *tmp;
+	LIST_HEAD(done);
+
+	/* TASK_IDLE: a hung backing device is not a hung task of ours */
+	if (wait)
+		wait_event_idle(wb->wait, !list_empty_careful(&wb->done));
+	spin_lock_irq(&wb->done_lock);
+	list_splice_init(&wb->done, &done);
+	spin_unlock_irq(&wb->done_lock);
+	list_for_each_entry_safe(req, tmp, &done, node) {
+		zram_ng_wb_end(zram, wb, req);
+		wb->in_flight--;
+		list_move(&req->node, &wb->free);
+	}
+}
+
+/* A request to write the next slot with: a free one, waiting if none. */
+static struct zram_ng_wb_req *zram_ng_wb_get_req(struct zram_ng *zram,
+						 struct zram_ng_wb *wb)
+{
+	zram_ng_wb_reap(zram, wb, list_empty(&wb->free));
+	return list_first_entry(&wb->free, struct zram_ng_wb_req, node);
+}
+
 /*
  * Before every slot: -EIO once the enabled writeback_limit is used up,
  * -ENOSPC when no block is left for the next slot, the error that ended
@@ -174,6 +345,7 @@ static int zram_ng_wb_next(struct zram_ng *zram, void *priv)
 	struct zram_ng_wb *wb = priv;
 	bool stop;
 
+	zram_ng_wb_reap(zram, wb, false);
 	if (wb->stop)
 		return wb->stop;
 	spin_lock(&zram->wb_limit_lock);
@@ -196,24 +368,23 @@ static int zram_ng_wb_take(struct zram_ng *zram, u32 index, void *priv)
 	return ZRAM_NG_PP_PROCESS;
 }
 
-static void zram_ng_wb_abandon(struct zram_ng *zram, u32 index)
-{
-	slot_lock(zram, index);
-	slot_clear_flag(zram, index, ZRAM_NG_UNDER_WB);
-	slot_clear_flag(zram, index, ZRAM_NG_IDLE);
-	slot_unlock(zram, index);
-}
-
 /*
- * Writes slot @index, marked by zram_ng_wb_take(), back to the pass's
- * block (see the top of the file), which the slot then takes.
+ * Starts writing slot @index, marked by zram_ng_wb_take(), to the pass's
+ * block (top of the file); zram_ng_wb_end() finishes it.
  */
 static void zram_ng_wb_process(struct zram_ng *zram, u32 index, void *priv)
 {
 	struct zram_ng_wb *wb = priv;
-	int ret, charged;
+	struct zram_ng_wb_req *req;
+	int charged;
 
-	if (zram_ng_slot_read(zram, wb->page, index, NULL)) {
+	req = zram_ng_wb_get_req(zram, wb);
+	/* a write that ended meanwhile may have ended the pass */
+	if (wb->stop) {
+		zram_ng_wb_abandon(zram, index);
+		return;
+	}
+	if (zram_ng_slot_read(zram, req->page, index, NULL)) {
 		zram_ng_wb_abandon(zram, index);
 		return;
 	}
@@ -223,50 +394,244 @@ static void zram_ng_wb_process(struct zram_ng *zram, u32 index, void *priv)
 		wb->stop = charged;
 		return;
 	}
-	ret = zram_ng_bd_write(zram, wb->page, wb->blk);
-	if (ret) {
-		if (charged)
-			zram_ng_wb_refund(zram);
-		zram_ng_wb_abandon(zram, index);
-		wb->failed[wb->errors++] = wb->blk;
-		wb->blk = 0;
-		wb->err = ret;
-		if (wb->errors == ZRAM_NG_WB_MAX_ERRORS) {
-			pr_warn_ratelimited("%s: %u backing device writes failed in a row, writeback stopped (error %d)\n",
-					    zram->disk->disk_name, wb->errors,
-					    ret);
-			zram_ng_wb_end_errors(zram, wb, true);
-			wb->stop = ret;
-		}
-		return;
-	}
-	zram_ng_wb_end_errors(zram, wb, false);
-
-	slot_lock(zram, index);
-	if (!slot_allocated(zram, index) ||
-	    !slot_test_flag(zram, index, ZRAM_NG_IDLE)) {
-		/* changed meanwhile: the block, written and charged, is reused */
-		slot_clear_flag(zram, index, ZRAM_NG_UNDER_WB);
-		slot_clear_flag(zram, index, ZRAM_NG_IDLE);
-		slot_unlock(zram, index);
-		return;
-	}
-	zram_ng_slot_install_wb(zram, index, wb->blk);
-	slot_clear_flag(zram, index, ZRAM_NG_UNDER_WB);
-	slot_unlock(zram, index);
+	req->index = index;
+	req->blk = wb->blk;
+	req->charged = charged;
 	wb->blk = 0;
+	list_del(&req->node);
+	wb->in_flight++;
+	zram_ng_bd_write_start(zram, &req->bio, &req->bvec, req->page,
+			       req->blk, zram_ng_wb_end_io, req);
 }
 
 /*
- * "idle", "huge", "huge_idle": every such slot; "page_index=N": slot N.
- * -EINVAL for anything else, an index past the disk or a device not
- * initialised, -ENODEV without a backing device. The scan stops with -EIO
- * when the enabled writeback_limit is used up and with -ENOSPC when the
- * backing device is full; a failed block write leaves its slot in memory
- * and retires its block, the scan goes on (up to ZRAM_NG_WB_MAX_ERRORS
- * failures in a row, whose blocks are kept: top of the file), and the
- * last such error is returned.
- * -EAGAIN while another writeback or recompression pass runs (pp.c).
+ * A pass's requests, writeback_batch_size of them, or as many as there
+ * are pages for (at least one): 0 or -ENOMEM.
+ */
+static int zram_ng_wb_init(struct zram_ng *zram, struct zram_ng_wb *wb)
+{
+	unsigned int i, n = READ_ONCE(zram->wb_batch_size);
+
+	wb->zram = zram;
+	INIT_LIST_HEAD(&wb->free);
+	INIT_LIST_HEAD(&wb->done);
+	spin_lock_init(&wb->done_lock);
+	init_waitqueue_head(&wb->wait);
+	wb->reqs = kvcalloc(n, sizeof(*wb->reqs), GFP_KERNEL);
+	if (!wb->reqs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct zram_ng_wb_req *req = &wb->reqs[i];
+
+		req->page = alloc_page(GFP_KERNEL | (i ? __GFP_NOWARN : 0));
+		if (!req->page)
+			break;
+		req->wb = wb;
+		list_add_tail(&req->node, &wb->free);
+	}
+	wb->nr_reqs = i;
+	if (!i) {
+		kvfree(wb->reqs);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Waits for the writes in flight, ends them, frees the requests. */
+static void zram_ng_wb_finish(struct zram_ng *zram, struct zram_ng_wb *wb)
+{
+	unsigned int i;
+
+	while (wb->in_flight)
+		zram_ng_wb_reap(zram, wb, true);
+	zram_ng_wb_end_errors(zram, wb, wb->device_failed);
+	if (wb->blk)
+		zram_ng_bd_put_block(zram, wb->blk);
+	for (i = 0; i < wb->nr_reqs; i++)
+		__free_page(wb->reqs[i].page);
+	kvfree(wb->reqs);
+}
+
+/* What one write to the writeback attribute asks for. */
+struct zram_ng_wb_args {
+	unsigned int want;	/* ZRAM_NG_PP_*; 0 with ranges: every slot */
+	bool mode;		/* a mode was given */
+	unsigned int nr_ranges;	/* 0: the whole device */
+	u32 (*ranges)[2];	/* [first, end) each */
+};
+
+static int zram_ng_wb_parse_mode(const char *val, unsigned int *want)
+{
+	if (!strcmp(val, "idle"))
+		*want = ZRAM_NG_PP_IDLE;
+	else if (!strcmp(val, "huge"))
+		*want = ZRAM_NG_PP_HUGE;
+	else if (!strcmp(val, "huge_idle"))
+		*want = ZRAM_NG_PP_IDLE | ZRAM_NG_PP_HUGE;
+	else if (!strcmp(val, "incompressible"))
+		*want = ZRAM_NG_PP_INCOMPRESSIBLE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * page_index=N: [N, N + 1); page_indexes=LO-HI: [LO, HI + 1). -EINVAL
+ * for anything but decimal numbers, -ERANGE for an index past the disk
+ * or LO above HI, as the newest upstream answers.
+ */
+static int zram_ng_wb_parse_range(const char *param, char *val, u64 nr_pages,
+				  u32 range[2])
+{
+	unsigned long lo, hi;
+	char *dash = NULL;
+
+	if (!strcmp(param, "page_indexes")) {
+		dash = strchr(val, '-');
+		if (!dash)
+			return -EINVAL;
+		*dash = '\0';
+	}
+	if (kstrtoul(val, 10, &lo))
+		return -EINVAL;
+	hi = lo;
+	if (dash && kstrtoul(dash + 1, 10, &hi))
+		return -EINVAL;
+	if (lo >= nr_pages || hi >= nr_pages || lo > hi)
+		return -ERANGE;
+	range[0] = lo;
+	range[1] = hi + 1;
+	return 0;
+}
+
+/*
+ * Parses @buf into @args (its ranges into @args->ranges when that is not
+ * NULL: a second call, after a first counted them). The grammar, upstream
+ * 6.16's: words separated by blanks, each a mode (idle, huge, huge_idle,
+ * incompressible, or type=MODE), page_index=N or page_indexes=LO-HI; at
+ * most one mode, any number of ranges (ZRAM_NG_WB_MAX_RANGES). Anything
+ * else, a second mode, or nothing at all: -EINVAL.
+ */
+static int zram_ng_wb_parse(const char *buf, u64 nr_pages,
+			    struct zram_ng_wb_args *args)
+{
+	char *copy, *next, *param, *val;
+	unsigned int n = 0;
+	int ret = 0;
+
+	copy = kstrdup(buf, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	args->mode = false;
+	next = skip_spaces(copy);
+	while (*next && !ret) {
+		next = next_arg(next, &param, &val);
+		if (!val || !strcmp(param, "type")) {
+			if (args->mode || (val && !*val))
+				ret = -EINVAL;
+			else
+				ret = zram_ng_wb_parse_mode(val ? val : param,
+							    &args->want);
+			args->mode = true;
+		} else if (!strcmp(param, "page_index") ||
+			   !strcmp(param, "page_indexes")) {
+			u32 range[2];
+
+			ret = zram_ng_wb_parse_range(param, val, nr_pages,
+						     range);
+			if (!ret && n == ZRAM_NG_WB_MAX_RANGES)
+				ret = -E2BIG;
+			if (!ret && args->ranges)
+				memcpy(args->ranges[n], range, sizeof(range));
+			n++;
+		} else {
+			ret = -EINVAL;
+		}
+	}
+	kfree(copy);
+	if (!ret && !args->mode && !n)
+		ret = -EINVAL;
+	args->nr_ranges = n;
+	return ret;
+}
+
+/*
+ * The slot size from which a pass bounded to @budget writes starts, so
+ * that it takes the largest objects first: 0 when every wanted slot fits
+ * in the budget (then in index order), else the lower bound of the size
+ * bucket (1/64 of a page each) where the budget runs out; *@above is the
+ * lower bound of the bucket above it, all of whose slots fit.
+ */
+static u32 zram_ng_wb_largest_first(struct zram_ng *zram,
+				    struct zram_ng_pp_ctl *ctl,
+				    const struct zram_ng_wb_args *args,
+				    u64 budget, u32 *above)
+{
+	struct zram_ng_pp_sizes *sizes;
+	unsigned int i, b;
+	u64 total = 0;
+
+	*above = 0;
+	if (budget == U64_MAX)
+		return 0;
+	sizes = kzalloc(sizeof(*sizes), GFP_KERNEL);
+	if (!sizes)
+		return 0;	/* index order, as before */
+	for (i = 0; i < max(args->nr_ranges, 1U); i++) {
+		if (args->nr_ranges) {
+			ctl->first = args->ranges[i][0];
+			ctl->end = args->ranges[i][1];
+		}
+		zram_ng_pp_count_sizes(zram, ctl, sizes);
+	}
+	for (b = ZRAM_NG_PP_SIZE_BUCKETS; b-- > 0;) {
+		total += sizes->count[b];
+		if (total > budget)
+			break;
+	}
+	kfree(sizes);
+	if (total <= budget)
+		return 0;
+	*above = zram_ng_pp_bucket_size(b + 1);
+	return zram_ng_pp_bucket_size(b);
+}
+
+/* Runs the pass of @args over its ranges, or the whole device. */
+static int zram_ng_wb_run(struct zram_ng *zram, struct zram_ng_pp_ctl *ctl,
+			  const struct zram_ng_wb_args *args,
+			  struct zram_ng_wb *wb)
+{
+	u32 end = ctl->end, sizes[2];
+	unsigned int i, s;
+	int ret = 0;
+
+	/* bounded by writeback_limit: the largest objects first */
+	sizes[1] = zram_ng_wb_largest_first(zram, ctl, args,
+					    zram_ng_wb_budget(zram), &sizes[0]);
+	for (s = sizes[1] ? 0 : 1; s < 2 && !ret; s++) {
+		ctl->min_size = sizes[s];
+		for (i = 0; i < max(args->nr_ranges, 1U) && !ret; i++) {
+			ctl->first = args->nr_ranges ? args->ranges[i][0] : 0;
+			ctl->end = args->nr_ranges ? args->ranges[i][1] : end;
+			ret = zram_ng_pp_scan(zram, ctl, wb);
+		}
+	}
+	return ret;
+}
+
+/*
+ * The grammar is zram_ng_wb_parse()'s: "idle", "huge", "huge_idle",
+ * "incompressible" (or type=...), "page_index=N", "page_indexes=LO-HI".
+ * A mode alone: every such slot; ranges alone: every slot in them; both:
+ * such slots in them. -EINVAL for anything else or a device not
+ * initialised, -ERANGE for an index past the disk, -ENODEV without a
+ * backing device. The pass stops with -EIO when the enabled
+ * writeback_limit is used up (having taken the largest objects first)
+ * and with -ENOSPC when the backing device is full; a failed block write
+ * leaves its slot in memory and retires its block, the pass goes on (up
+ * to ZRAM_NG_WB_MAX_ERRORS failures in a row, whose blocks are kept: top
+ * of the file), and the last such error is returned. -EAGAIN while
+ * another writeback or recompression pass runs (pp.c).
  */
 static ssize_t writeback_store(struct device *dev,
 			       struct device_attribute *attr,
@@ -278,71 +643,82 @@ static ssize_t writeback_store(struct device *dev,
 		.take = zram_ng_wb_take,
 		.process = zram_ng_wb_process,
 	};
+	struct zram_ng_wb_args args = {};
 	struct zram_ng_wb wb = {};
-	unsigned long index = 0, end;
-	bool one = false;
-	long sindex;
 	ssize_t ret;
-
-	if (sysfs_streq(buf, "idle")) {
-		ctl.want = ZRAM_NG_PP_IDLE;
-	} else if (sysfs_streq(buf, "huge")) {
-		ctl.want = ZRAM_NG_PP_HUGE;
-	} else if (sysfs_streq(buf, "huge_idle")) {
-		ctl.want = ZRAM_NG_PP_IDLE | ZRAM_NG_PP_HUGE;
-	} else {
-		if (strncmp(buf, ZRAM_NG_PAGE_INDEX,
-			    strlen(ZRAM_NG_PAGE_INDEX)))
-			return -EINVAL;
-		/* as 6.1: a negative index is parsed, then out of range */
-		if (kstrtol(buf + strlen(ZRAM_NG_PAGE_INDEX), 10, &sindex))
-			return -EINVAL;
-		index = sindex;
-		one = true;
-	}
 
 	down_read(&zram->init_lock);
 	if (!zram_ng_init_done(zram)) {
 		ret = -EINVAL;
 		goto out_unlock;
 	}
+	/* the words first (-EINVAL), then the device, then the indexes */
+	ret = zram_ng_wb_parse(buf, U64_MAX, &args);
+	if (ret)
+		goto out_unlock;
 	if (!zram->backing.bdev) {
 		ret = -ENODEV;
 		goto out_unlock;
 	}
-
-	end = zram->disksize >> PAGE_SHIFT;
-	if (one) {
-		if (index >= end) {
-			ret = -EINVAL;
-			goto out_unlock;
-		}
-		end = index + 1;
+	ctl.end = zram->disksize >> PAGE_SHIFT;
+	if (args.nr_ranges) {
+		args.ranges = kmalloc_array(args.nr_ranges,
+					    sizeof(*args.ranges), GFP_KERNEL);
+		ret = args.ranges ? zram_ng_wb_parse(buf, ctl.end, &args) :
+				    -ENOMEM;
+		if (ret)
+			goto out_free;
 	}
-	ctl.first = index;
-	ctl.end = end;
-
-	wb.page = alloc_page(GFP_KERNEL);
-	if (!wb.page) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
+	ctl.want = args.want;
 
 	ret = zram_ng_pp_begin(zram);
+	if (ret)
+		goto out_free;
+	ret = zram_ng_wb_init(zram, &wb);
 	if (!ret) {
-		ret = zram_ng_pp_scan(zram, &ctl, &wb);
-		zram_ng_pp_end(zram);
+		ret = zram_ng_wb_run(zram, &ctl, &args, &wb);
+		zram_ng_wb_finish(zram, &wb);
 		if (!ret)
 			ret = wb.err ? wb.err : len;
 	}
-
-	zram_ng_wb_end_errors(zram, &wb, false);
-	if (wb.blk)
-		zram_ng_bd_put_block(zram, wb.blk);
-	__free_page(wb.page);
+	zram_ng_pp_end(zram);
+out_free:
+	kfree(args.ranges);
 out_unlock:
 	up_read(&zram->init_lock);
 	return ret;
+}
+
+/*
+ * writeback_batch_size: the writes a pass keeps in flight, read when a
+ * pass starts. 1 to ZRAM_NG_WB_BATCH_MAX; anything else -EINVAL.
+ */
+static ssize_t writeback_batch_size_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(zram->wb_batch_size));
+}
+
+static ssize_t writeback_batch_size_store(struct device *dev,
+					  struct device_attribute *attr,
+					  const char *buf, size_t len)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	unsigned int val;
+
+	if (kstrtouint(buf, 10, &val) || !val || val > ZRAM_NG_WB_BATCH_MAX)
+		return -EINVAL;
+	WRITE_ONCE(zram->wb_batch_size, val);
+	return len;
+}
+
+/* The defaults of a new device (main.c). */
+void zram_ng_writeback_dev_init(struct zram_ng *zram)
+{
+	zram->wb_batch_size = ZRAM_NG_WB_BATCH_DEFAULT;
 }
 
 /*
@@ -430,6 +806,7 @@ static DEVICE_ATTR_WO(writeback);
 static DEVICE_ATTR_RW(writeback_limit_enable);
 static DEVICE_ATTR_RW(writeback_limit);
 static DEVICE_ATTR_RO(bd_stat);
+static DEVICE_ATTR_RW(writeback_batch_size);
 
 static struct attribute *zram_ng_writeback_attrs[] = {
 	&dev_attr_backing_dev.attr,
@@ -437,6 +814,7 @@ static struct attribute *zram_ng_writeback_attrs[] = {
 	&dev_attr_writeback_limit_enable.attr,
 	&dev_attr_writeback_limit.attr,
 	&dev_attr_bd_stat.attr,
+	&dev_attr_writeback_batch_size.attr,
 	NULL,
 };
 

@@ -131,6 +131,7 @@ struct zram_ng {
 	spinlock_t wb_limit_lock;	/* the two below (writeback.c) */
 	bool wb_limit_enable;
 	u64 bd_wb_limit;		/* 4 KiB units left to write back */
+	unsigned int wb_batch_size;	/* writes a pass keeps in flight */
 	struct dentry *debugfs_dir;	/* block_state (debugfs.c) */
 };
 

@@ -37,3 +37,22 @@ fill_and_fragment() {
 	fio --name=holes --filename="/dev/$1" --rw=trim:4k --bs=4k \
 		--size="$2" --output=/dev/null
 }
+
+# Device-mapper without udev (the VM has none): DM_DISABLE_UDEV=1 in the
+# caller's environment. dm_make NAME: the table on stdin; prints the node
+dm_make() {
+	dmsetup create --noudevsync "$1" || return 1
+	dmsetup mknodes "$1" 2>/dev/null
+	if [ -b "/dev/mapper/$1" ]; then
+		echo "/dev/mapper/$1"
+	else
+		echo "/dev/$(dmsetup info -c --noheadings -o blkdevname "$1")"
+	fi
+}
+
+# dm_swap NAME: load the table on stdin into NAME, live
+dm_swap() {
+	dmsetup suspend --noudevsync "$1" && dmsetup load "$1" &&
+		dmsetup resume --noudevsync "$1"
+}
+

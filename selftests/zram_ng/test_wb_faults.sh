@@ -31,23 +31,6 @@ REF=/tmp/wbf-ref	# 1 MiB of compressible pages, each different
 
 bd() { bd_stat zram_ng0 "$1"; }
 
-# dm_make NAME: the table on stdin; prints the device node
-dm_make() {
-	dmsetup create --noudevsync "$1" || return 1
-	dmsetup mknodes "$1" 2>/dev/null
-	if [ -b "/dev/mapper/$1" ]; then
-		echo "/dev/mapper/$1"
-	else
-		echo "/dev/$(dmsetup info -c --noheadings -o blkdevname "$1")"
-	fi
-}
-
-# dm_swap NAME: load the table on stdin into NAME, live
-dm_swap() {
-	dmsetup suspend --noudevsync "$1" && dmsetup load "$1" &&
-		dmsetup resume --noudevsync "$1"
-}
-
 # setup TABLE_NAME: zram_ng0 32M with the dm device zwf (table on stdin)
 # as backing device; $DM is its node
 setup() {
@@ -165,7 +148,8 @@ teardown
 
 # --- 4. one pass at a time; reset waits for a slow pass ---
 echo algo=lz4hc >$D/recomp_algorithm
-# writes delayed 40 ms: 200 pages take 8 s
+# writes delayed 40 ms, one at a time: 200 pages take 8 s
+echo 1 >$D/writeback_batch_size
 echo "0 $RD_SECTORS delay /dev/ram0 0 0 /dev/ram0 0 40" | setup
 dd if=$REF of=$B bs=4096 count=200 oflag=direct 2>/dev/null
 echo all >$D/idle
@@ -215,6 +199,7 @@ wait $pass
 ktap_result "... the pass has ended" sh -c "! kill -0 $pass 2>/dev/null"
 ktap_result "... the backing device is released" assert_eq none "$(cat $D/backing_dev)"
 dmsetup remove --noudevsync zwf
+echo 32 >$D/writeback_batch_size
 
 # --- 5. a flaky device: right data or EIO, never other bytes ---
 linear | setup
