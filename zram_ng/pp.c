@@ -130,3 +130,27 @@ void zram_ng_pp_count_sizes(struct zram_ng *zram,
 
 	zram_ng_pp_scan(zram, &count, sizes);
 }
+
+/*
+ * Where a pass bounded to @budget slots, largest first, cuts the slots
+ * counted in @sizes: 0 when all of them fit (no cut: index order), else
+ * the lower bound of the bucket where the budget runs out, and in *@above
+ * that of the bucket above, whose slots and larger ones all fit. The pass
+ * then takes the slots from *@above up, then from the cut up.
+ */
+u32 zram_ng_pp_cut(const struct zram_ng_pp_sizes *sizes, u64 budget,
+		   u32 *above)
+{
+	unsigned int b = ZRAM_NG_PP_SIZE_BUCKETS;
+	u64 total = 0;
+
+	*above = 0;
+	while (b-- > 0) {
+		total += sizes->count[b];
+		if (total > budget) {
+			*above = zram_ng_pp_bucket_size(b + 1);
+			return zram_ng_pp_bucket_size(b);
+		}
+	}
+	return 0;
+}

@@ -64,5 +64,7 @@ int zram_ng_pp_scan(struct zram_ng *zram, const struct zram_ng_pp_ctl *ctl,
 void zram_ng_pp_count_sizes(struct zram_ng *zram,
 			    const struct zram_ng_pp_ctl *ctl,
 			    struct zram_ng_pp_sizes *sizes);
+u32 zram_ng_pp_cut(const struct zram_ng_pp_sizes *sizes, u64 budget,
+		   u32 *above);
 
 #endif /* _ZRAM_NG_PP_H */

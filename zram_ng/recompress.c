@@ -282,6 +282,37 @@ static int zram_ng_recompress_slot(struct zram_ng *zram, u32 index,
 	return ZRAM_NG_PP_DONE;
 }
 
+/*
+ * The pass: with max_pages, the largest objects first (pp.c's cut: the
+ * sizes the budget covers whole, then the size where it runs out), each
+ * attempt freeing the most it can; without, every wanted slot in index
+ * order.
+ */
+static int zram_ng_recompress_run(struct zram_ng *zram,
+				  struct zram_ng_pp_ctl *ctl,
+				  struct zram_ng_recomp *rc)
+{
+	struct zram_ng_pp_sizes *sizes = NULL;
+	u32 cut = 0, above = 0;
+	int ret;
+
+	if (rc->budget != U64_MAX)
+		sizes = kzalloc(sizeof(*sizes), GFP_KERNEL);
+	if (sizes) {
+		zram_ng_pp_count_sizes(zram, ctl, sizes);
+		cut = zram_ng_pp_cut(sizes, rc->budget, &above);
+		kfree(sizes);
+	}
+	if (cut) {
+		ctl->min_size = max(rc->threshold, above);
+		ret = zram_ng_pp_scan(zram, ctl, rc);
+		if (ret)
+			return ret;
+		ctl->min_size = max(rc->threshold, cut);
+	}
+	return zram_ng_pp_scan(zram, ctl, rc);
+}
+
 static const char *const zram_ng_recompress_keys[] = {
 	"type", "max_pages", "threshold", "algo", "priority", NULL
 };
@@ -400,7 +431,7 @@ static ssize_t recompress_store(struct device *dev,
 	ctl.end = zram->disksize >> PAGE_SHIFT;
 	ret = zram_ng_pp_begin(zram);
 	if (!ret) {
-		ret = zram_ng_pp_scan(zram, &ctl, &rc);
+		ret = zram_ng_recompress_run(zram, &ctl, &rc);
 		zram_ng_pp_end(zram);
 	}
 	__free_page(rc.page);

@@ -556,11 +556,8 @@ static int zram_ng_wb_parse(const char *buf, u64 nr_pages,
 }
 
 /*
- * The slot size from which a pass bounded to @budget writes starts, so
- * that it takes the largest objects first: 0 when every wanted slot fits
- * in the budget (then in index order), else the lower bound of the size
- * bucket (1/64 of a page each) where the budget runs out; *@above is the
- * lower bound of the bucket above it, all of whose slots fit.
+ * Where a pass bounded to @budget writes cuts (pp.c's zram_ng_pp_cut(),
+ * over all the ranges): 0 when it is not bounded or everything fits.
  */
 static u32 zram_ng_wb_largest_first(struct zram_ng *zram,
 				    struct zram_ng_pp_ctl *ctl,
@@ -568,8 +565,8 @@ static u32 zram_ng_wb_largest_first(struct zram_ng *zram,
 				    u64 budget, u32 *above)
 {
 	struct zram_ng_pp_sizes *sizes;
-	unsigned int i, b;
-	u64 total = 0;
+	unsigned int i;
+	u32 cut;
 
 	*above = 0;
 	if (budget == U64_MAX)
@@ -584,16 +581,9 @@ static u32 zram_ng_wb_largest_first(struct zram_ng *zram,
 		}
 		zram_ng_pp_count_sizes(zram, ctl, sizes);
 	}
-	for (b = ZRAM_NG_PP_SIZE_BUCKETS; b-- > 0;) {
-		total += sizes->count[b];
-		if (total > budget)
-			break;
-	}
+	cut = zram_ng_pp_cut(sizes, budget, above);
 	kfree(sizes);
-	if (total <= budget)
-		return 0;
-	*above = zram_ng_pp_bucket_size(b + 1);
-	return zram_ng_pp_bucket_size(b);
+	return cut;
 }
 
 /* Runs the pass of @args over its ranges, or the whole device. */

@@ -8,7 +8,7 @@
 # recompressed in huge, idle, threshold, max_pages, algo= and priority=
 # passes, and verified byte for byte after each; pages no algorithm shrinks
 # are flagged n and not tried again; same-filled and written-back pages are
-# left alone. Then a bad-input table for both attributes.
+# left alone; max_pages spends its budget on the largest objects first. Then a bad-input table for both attributes.
 # vm-timeout: 300
 . "$(dirname "$0")/common.sh"
 
@@ -49,7 +49,7 @@ compr() {
 }
 
 ktap_header
-ktap_plan 110
+ktap_plan 114
 
 for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
 zram_ng_reload
@@ -180,6 +180,21 @@ ktap_result "no failed reads" assert_eq 0 "$(io_stat zram_ng0 1)"
 ktap_result "reset" sh -c "echo 1 > $D/reset"
 ktap_result "reset forgets the secondary algorithms (as upstream)" \
 	assert_eq "" "$(cat $D/recomp_algorithm)"
+
+# --- max_pages takes the largest objects first, wherever they are ---
+echo "algo=zstd priority=1" >$D/recomp_algorithm
+echo 64M >$D/disksize
+fio_tagged write 0 4M 50	# pages 0..1023: about 2 KiB objects
+hex_file /tmp/rc-hexl 4
+file_at 1024 /tmp/rc-hexl	# 1024..2047: huge with lz4
+echo all >$D/idle
+ktap_result "type=idle max_pages=512" recomp "type=idle max_pages=512"
+ktap_result "... spent on 512 hex pages (huge), none on the fio pages before them" \
+	assert_eq "0 0 512" "$(flags_in 0 1024 r) $(flags_in 0 1024 n) $(flags_in 1024 2048 r)"
+ktap_result "... the fio pages verify" fio_tagged verify 0 4M 50
+ktap_result "... the hex pages read back" file_matches 1024 /tmp/rc-hexl
+echo 1 >$D/reset
+rm -f /tmp/rc-hexl
 rmmod brd
 
 # --- bad input ---
