@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2154,SC2034 # bench-vm's variables
+#
+# wbbatch (bench-vm wbbatch RUNS MIB DELAY_MS): batched writeback and
+# largest-first selection (issue 29; zram_ng/writeback.c).
+#  1. Speed: MIB MiB of the fio data set, all idle, written back with
+#     "idle" to a backing device that is a brd ramdisk, then one behind
+#     dm-delay whose writes take DELAY_MS ms (reads none); for each,
+#     zram_ng with writeback_batch_size 1 (the old one-at-a-time pass) and
+#     32 (the default), and the stock zram0, in an order that rotates with
+#     the run. The wall time of the write, bd_writes; the data verified.
+#  2. What a bounded pass frees: the text and swap data sets (pages of
+#     many sizes), all idle; writeback_limit at a quarter of the pages
+#     (largest first), against the same number of pages in index order
+#     ("page_indexes=0-N", no limit: what a bounded pass did before);
+#     mem_used_total freed per block written, alternating.
+
+# wb_speed TAG DEV BATCH BACKING MIB: one timed idle writeback
+wb_speed() {
+	local tag=$1 dev=$2 batch=$3 bdev=$4 mib=$5 n t
+	n=$(devname "$dev")
+	zdev_reset "$dev"
+	[ "$batch" = - ] || zdev_write "$dev" writeback_batch_size "$batch" ||
+		die "$dev: writeback_batch_size $batch"
+	zdev_write "$dev" backing_dev "$bdev" || die "$dev: backing_dev $bdev"
+	zdev_setup "$dev" $(((mib + 1) << 20)) "$ALGO" || die "$dev: disksize"
+	fill "$dev" fio "$mib"
+	echo all >"/sys/block/$dev/idle" || die "$dev: idle all"
+	t=$(timed_write "/sys/block/$dev/writeback" idle) || die "$dev: writeback: $t"
+	echo "@@@ VAL $n $tag.wall_ms ${t#* }"
+	echo "@@@ VAL $n $tag.sys_ms ${t% *}"
+	echo "@@@ VAL $n $tag.bd_writes $(awk '{ print $3 }' "/sys/block/$dev/bd_stat")"
+	verify "$dev" fio "$mib"
+	zdev_reset "$dev"
+}
+
+# wb_bounded TAG SET MIB LARGEST: a quarter of the pages written back,
+# largest first (LARGEST 1) or in index order; memory freed per block
+wb_bounded() {
+	local tag=$1 set=$2 mib=$3 largest=$4 dev=zram_ng0 q before after w
+	q=$((mib * 256 / 4))
+	zdev_reset $dev
+	zdev_write $dev backing_dev /dev/ram0 || die "$dev: backing_dev"
+	zdev_setup $dev $(((mib + 1) << 20)) "$ALGO" || die "$dev: disksize"
+	fill $dev "$set" "$mib"
+	echo all >/sys/block/$dev/idle
+	before=$(mm_stat $dev mem_used_total)
+	if [ "$largest" = 1 ]; then
+		echo 1 >/sys/block/$dev/writeback_limit_enable
+		echo $q >/sys/block/$dev/writeback_limit
+		echo idle >/sys/block/$dev/writeback 2>/dev/null	# EIO at the limit
+		echo 0 >/sys/block/$dev/writeback_limit_enable
+	else
+		echo "page_indexes=0-$((q - 1))" >/sys/block/$dev/writeback ||
+			die "$dev: page_indexes"
+	fi
+	after=$(mm_stat $dev mem_used_total)
+	w=$(awk '{ print $3 }' /sys/block/$dev/bd_stat)
+	echo "@@@ VAL zram_ng $tag.$set.blocks $w"
+	echo "@@@ VAL zram_ng $tag.$set.freed_per_block $(((before - after) / (w > 0 ? w : 1)))"
+	verify $dev "$set" "$mib"
+	zdev_reset $dev
+}
+
+workload_prepare() {	# workload_prepare MIB DELAY_MS
+	local mib=$1 delay=$2 sectors
+	setup
+	rmmod brd 2>/dev/null
+	modprobe brd rd_nr=3 rd_size=$(((mib + 1) << 10)) || die "no brd"
+	modprobe dm_delay || die "no dm_delay"
+	sectors=$(((mib + 1) << 11))
+	DM_DISABLE_UDEV=1 dmsetup create --noudevsync wbb-delay \
+		--table "0 $sectors delay /dev/ram2 0 0 /dev/ram2 0 $delay" ||
+		die "dm-delay"
+	DM_DISABLE_UDEV=1 dmsetup mknodes wbb-delay 2>/dev/null
+	WBB_DELAY=/dev/mapper/wbb-delay
+	[ -b $WBB_DELAY ] ||
+		WBB_DELAY=/dev/$(dmsetup info -c --noheadings -o blkdevname wbb-delay)
+	make_data_sets "$mib"
+	echo "@@@ META wbbatch_mib $mib"
+	echo "@@@ META wbbatch_write_delay_ms $delay"
+}
+
+workload_run() {	# workload_run RUN MIB DELAY_MS
+	local i=$1 mib=$2 bdev tag c cfgs set
+	for bdev in /dev/ram0 "$WBB_DELAY"; do
+		tag=ram
+		[ "$bdev" = /dev/ram0 ] || tag=delay
+		# the three configurations, rotated by the run
+		cfgs="ng1 ng32 stock"
+		for _ in $(seq $((i % 3))); do
+			cfgs="${cfgs#* } ${cfgs%% *}"
+		done
+		for c in $cfgs; do
+			case $c in
+			ng1) wb_speed $tag.batch1 zram_ng0 1 "$bdev" "$mib" ;;
+			ng32) wb_speed $tag.batch32 zram_ng0 32 "$bdev" "$mib" ;;
+			stock) wb_speed $tag.batch1 zram0 - "$bdev" "$mib" ;;
+			esac
+		done
+	done
+	for set in text swap; do
+		if [ $((i % 2)) -eq 0 ]; then
+			wb_bounded largest $set "$mib" 1
+			wb_bounded index $set "$mib" 0
+		else
+			wb_bounded index $set "$mib" 0
+			wb_bounded largest $set "$mib" 1
+		fi
+	done
+}
