@@ -305,6 +305,7 @@ static int zram_ng_add(void)
 {
 	struct zram_ng *zram;
 	int ret, device_id;
+	u32 prio;
 
 	zram = kzalloc(sizeof(*zram), GFP_KERNEL);
 	if (!zram)
@@ -321,6 +322,8 @@ static int zram_ng_add(void)
 	zram_ng_backing_dev_init(zram);
 	zram_ng_writeback_dev_init(zram);
 	strscpy(zram->compressor, "lz4", sizeof(zram->compressor));
+	for (prio = 0; prio < ZRAM_NG_MAX_COMPS; prio++)
+		zram->comp_params[prio].level = ZCOMP_NG_NO_LEVEL;
 	zram->policy = ZSNG_POLICY_DEFAULT;
 
 	zram->disk = compat_blk_alloc_disk(&zram_ng_disk_limits, NUMA_NO_NODE);

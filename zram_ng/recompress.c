@@ -36,6 +36,12 @@
  * mem_used_total when any smaller object was kept; benchmarks.rst).
  * Where zram_ng differs: recompression keeps the slot's access time,
  * which upstream zeroes.
+ *
+ * algorithm_params (upstream 6.12's, on both kernels) gives any of the
+ * algorithms, primary or secondary, a level and a dictionary before
+ * disksize: this file parses them; zcomp.c checks them against the
+ * algorithm and slot.c keeps them (and frees the dictionary on reset, or
+ * when that priority's algorithm changes).
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
@@ -44,9 +50,11 @@
 #include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/kernel.h>
+#include <linux/kernel_read_file.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include "features.h"
 #include "pp.h"
 #include "slot.h"
@@ -169,11 +177,14 @@ static ssize_t recomp_algorithm_store(struct device *dev,
 	}
 
 	down_write(&zram->init_lock);
-	if (zram_ng_init_done(zram))
+	if (zram_ng_init_done(zram)) {
 		ret = -EBUSY;
-	else
+	} else if (strcmp(zram->recomp_algs[prio], algo)) {
 		strscpy(zram->recomp_algs[prio], algo,
 			sizeof(zram->recomp_algs[prio]));
+		/* another algorithm: the old one's parameters go */
+		zram_ng_comp_params_reset(zram, prio);
+	}
 	up_write(&zram->init_lock);
 out:
 	kfree(copy);
@@ -443,12 +454,180 @@ out_free:
 	return ret ? ret : len;
 }
 
+static const char *const zram_ng_algorithm_params_keys[] = {
+	"priority", "algo", "level", "dict", NULL
+};
+
+/*
+ * A dictionary file's size limit: zstd --train makes 110 KiB by default;
+ * a dictionary much larger than the pages it helps is a mistake.
+ */
+#define ZRAM_NG_MAX_DICT	(1 << 20)
+
+/* The algorithm of priority @prio, or NULL where none is set. */
+static const char *zram_ng_prio_algo(struct zram_ng *zram, u32 prio)
+{
+	if (prio == ZRAM_NG_PRIMARY_COMP)
+		return zram->compressor;
+	return zram->recomp_algs[prio][0] ? zram->recomp_algs[prio] : NULL;
+}
+
+/*
+ * Reads dictionary file @path into *@dict (vmalloc'ed): its size, or
+ * -errno (-EFBIG beyond ZRAM_NG_MAX_DICT, -EINVAL for an empty file).
+ */
+static ssize_t zram_ng_read_dict(struct zram_ng *zram, const char *path,
+				 void **dict)
+{
+	size_t size = 0;
+	ssize_t ret;
+
+	*dict = NULL;
+	ret = kernel_read_file_from_path(path, 0, dict, ZRAM_NG_MAX_DICT,
+					 &size, READING_POLICY);
+	if (ret >= 0 && size > ZRAM_NG_MAX_DICT)
+		ret = -EFBIG;
+	if (ret == 0)
+		ret = -EINVAL;
+	if (ret < 0) {
+		vfree(*dict);
+		*dict = NULL;
+		pr_warn("%s: algorithm_params: dictionary %s: %zd\n",
+			zram->disk->disk_name, path, ret);
+	}
+	return ret;
+}
+
+/*
+ * "[priority=N|algo=NAME] [level=L] [dict=PATH]", before disksize: sets
+ * the level and the dictionary of one algorithm (by priority, 0 the
+ * primary, or by name; the primary when neither is given), replacing what
+ * was set for it (a key left out goes back to the default). -EINVAL for
+ * another key, a key twice, a priority or name that names no algorithm
+ * set, both naming different ones, a level the algorithm does not have;
+ * -EOPNOTSUPP for a level or dictionary the algorithm cannot take (lzo,
+ * 842; a zstd dictionary before Linux 6.12); the dictionary file's read
+ * error (-ENOENT, -EFBIG beyond 1 MiB); -EBUSY once initialised. A line in
+ * the kernel log says which.
+ */
+static ssize_t algorithm_params_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t len)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	struct zcomp_ng_params params = { .level = ZCOMP_NG_NO_LEVEL };
+	struct zram_ng_arg args[ZRAM_NG_MAX_ARGS];
+	char *copy, *algo = NULL, *path = NULL;
+	int i, n, prio = -1, ret = 0;
+	const char *name;
+	void *dict = NULL;
+	ssize_t size;
+
+	n = zram_ng_split_args(buf, &copy, args, zram_ng_algorithm_params_keys);
+	ret = n < 0 ? n : 0;
+	for (i = 0; i < n && !ret; i++) {
+		if (!strcmp(args[i].param, "priority"))
+			ret = kstrtoint(args[i].val, 10, &prio);
+		else if (!strcmp(args[i].param, "level"))
+			ret = kstrtoint(args[i].val, 10, &params.level);
+		else if (!strcmp(args[i].param, "algo"))
+			algo = args[i].val;
+		else
+			path = args[i].val;
+	}
+	if (!ret && params.level == ZCOMP_NG_NO_LEVEL)
+		ret = -EINVAL;	/* INT_MIN stands for "none" */
+	if (ret)
+		goto out;
+
+	down_write(&zram->init_lock);
+	if (zram_ng_init_done(zram)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	if (algo) {
+		for (i = ZRAM_NG_PRIMARY_COMP; i < ZRAM_NG_MAX_COMPS; i++) {
+			name = zram_ng_prio_algo(zram, i);
+			if (name && !strcmp(name, algo))
+				break;
+		}
+		if (i == ZRAM_NG_MAX_COMPS || (prio >= 0 && prio != i)) {
+			ret = -EINVAL;
+			goto out_unlock;
+		}
+		prio = i;
+	}
+	if (prio < 0)
+		prio = ZRAM_NG_PRIMARY_COMP;
+	name = prio < ZRAM_NG_MAX_COMPS ? zram_ng_prio_algo(zram, prio) : NULL;
+	if (!name) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	if (path) {
+		size = zram_ng_read_dict(zram, path, &dict);
+		if (size < 0) {
+			ret = size;
+			goto out_unlock;
+		}
+		params.dict = dict;
+		params.dict_size = size;
+	}
+	ret = zcomp_ng_check(name, &params);
+	if (ret) {
+		pr_warn("%s: algorithm_params: %s takes no %s%s (%d)\n",
+			zram->disk->disk_name, name,
+			params.level != ZCOMP_NG_NO_LEVEL ? "such level" : "",
+			dict ? (params.level != ZCOMP_NG_NO_LEVEL ?
+				" or dictionary" : "dictionary") : "",
+			ret);
+		vfree(dict);
+		goto out_unlock;
+	}
+	zram_ng_comp_params_reset(zram, prio);
+	zram->comp_params[prio] = params;
+out_unlock:
+	up_write(&zram->init_lock);
+out:
+	kfree(copy);
+	return ret ? ret : len;
+}
+
+/* One line per algorithm with parameters: "#PRIO: ALGO level=L dict=BYTES". */
+static ssize_t algorithm_params_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
+	const struct zcomp_ng_params *p;
+	const char *name;
+	ssize_t sz = 0;
+	u32 prio;
+
+	down_read(&zram->init_lock);
+	for (prio = 0; prio < ZRAM_NG_MAX_COMPS; prio++) {
+		p = &zram->comp_params[prio];
+		name = zram_ng_prio_algo(zram, prio);
+		if (!name || (p->level == ZCOMP_NG_NO_LEVEL && !p->dict))
+			continue;
+		sz += sysfs_emit_at(buf, sz, "#%u: %s", prio, name);
+		if (p->level != ZCOMP_NG_NO_LEVEL)
+			sz += sysfs_emit_at(buf, sz, " level=%d", p->level);
+		if (p->dict)
+			sz += sysfs_emit_at(buf, sz, " dict=%zu", p->dict_size);
+		sz += sysfs_emit_at(buf, sz, "\n");
+	}
+	up_read(&zram->init_lock);
+	return sz;
+}
+
 static DEVICE_ATTR_RW(recomp_algorithm);
+static DEVICE_ATTR_RW(algorithm_params);
 static DEVICE_ATTR_WO(recompress);
 
 static struct attribute *zram_ng_recomp_attrs[] = {
 	&dev_attr_recomp_algorithm.attr,
 	&dev_attr_recompress.attr,
+	&dev_attr_algorithm_params.attr,
 	NULL,
 };
 

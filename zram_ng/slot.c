@@ -694,6 +694,16 @@ void zram_ng_slot_accessed(struct zram_ng *zram, u32 index)
 	slot_unlock(zram, index);
 }
 
+void zram_ng_comp_params_reset(struct zram_ng *zram, u32 prio)
+{
+	struct zcomp_ng_params *p = &zram->comp_params[prio];
+
+	vfree(p->dict);
+	p->dict = NULL;
+	p->dict_size = 0;
+	p->level = ZCOMP_NG_NO_LEVEL;
+}
+
 /* Every algorithm's streams, primary and secondary. */
 static void zram_ng_destroy_comps(struct zram_ng *zram)
 {
@@ -715,10 +725,11 @@ static int zram_ng_create_comps(struct zram_ng *zram)
 	struct zcomp_ng *comp;
 	u32 prio;
 
-	comp = zcomp_ng_create(zram->compressor);
+	comp = zcomp_ng_create(zram->compressor,
+			       &zram->comp_params[ZRAM_NG_PRIMARY_COMP]);
 	if (IS_ERR(comp)) {
-		pr_err("cannot initialise the %s compressor\n",
-		       zram->compressor);
+		pr_err("cannot initialise the %s compressor: %ld\n",
+		       zram->compressor, PTR_ERR(comp));
 		return PTR_ERR(comp);
 	}
 	zram->comps[ZRAM_NG_PRIMARY_COMP] = comp;
@@ -726,10 +737,11 @@ static int zram_ng_create_comps(struct zram_ng *zram)
 	for (prio = ZRAM_NG_SECONDARY_COMP; prio < ZRAM_NG_MAX_COMPS; prio++) {
 		if (!zram->recomp_algs[prio][0])
 			continue;
-		comp = zcomp_ng_create(zram->recomp_algs[prio]);
+		comp = zcomp_ng_create(zram->recomp_algs[prio],
+				       &zram->comp_params[prio]);
 		if (IS_ERR(comp)) {
-			pr_err("cannot initialise the %s compressor\n",
-			       zram->recomp_algs[prio]);
+			pr_err("cannot initialise the %s compressor: %ld\n",
+			       zram->recomp_algs[prio], PTR_ERR(comp));
 			return PTR_ERR(comp);
 		}
 		zram->comps[prio] = comp;

@@ -247,6 +247,9 @@ int zram_ng_slot_layer_init(void);
 void zram_ng_slot_layer_exit(void);
 
 /* The table, the pool and the streams of a device (disksize, reset). */
+/* algorithm_params of priority @prio back to none (the dictionary freed). */
+void zram_ng_comp_params_reset(struct zram_ng *zram, u32 prio);
+
 int zram_ng_slots_init(struct zram_ng *zram, u64 disksize,
 		       unsigned int pool_flags);
 void zram_ng_slots_free(struct zram_ng *zram);

@@ -156,6 +156,8 @@ static ssize_t initstate_show(struct device *dev, struct device_attribute *attr,
  */
 void zram_ng_reset_device(struct zram_ng *zram)
 {
+	u32 prio;
+
 	down_write(&zram->init_lock);
 
 	zram->limit_pages = 0;
@@ -167,6 +169,9 @@ void zram_ng_reset_device(struct zram_ng *zram)
 	memset(&zram->stats, 0, sizeof(zram->stats));
 	/* as upstream: the secondary algorithms are forgotten on reset */
 	memset(zram->recomp_algs, 0, sizeof(zram->recomp_algs));
+	/* and so are algorithm_params */
+	for (prio = 0; prio < ZRAM_NG_MAX_COMPS; prio++)
+		zram_ng_comp_params_reset(zram, prio);
 	/* after the slots: freeing a WB slot frees its block */
 	zram_ng_backing_release(zram);
 
@@ -307,10 +312,13 @@ static ssize_t comp_algorithm_store(struct device *dev,
 		return -EINVAL;
 
 	down_write(&zram->init_lock);
-	if (zram_ng_init_done(zram))
+	if (zram_ng_init_done(zram)) {
 		ret = -EBUSY;
-	else
+	} else if (strcmp(zram->compressor, name)) {
+		/* another algorithm: the old one's parameters go */
 		strscpy(zram->compressor, name, sizeof(zram->compressor));
+		zram_ng_comp_params_reset(zram, ZRAM_NG_PRIMARY_COMP);
+	}
 	up_write(&zram->init_lock);
 	return ret ? ret : len;
 }

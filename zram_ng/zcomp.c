@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * zram_ng compression streams, the bottom layer (it calls nothing of
- * zram_ng): one crypto_comp transform and one two-page buffer per CPU and
- * per device. A writer takes its CPU's stream with a local lock (no
- * sleeping until it is put back), which is why the write path allocates
- * with non-sleeping GFP flags first.
+ * zram_ng): one backend state and one two-page buffer per CPU and per
+ * device. A writer takes its CPU's stream with a local lock (no sleeping
+ * until it is put back), which is why the write path allocates with
+ * non-sleeping GFP flags first.
+ *
+ * Backends. lz4, lz4hc and zstd call the kernel's libraries directly
+ * (zcomp_lz4.c, zcomp_zstd.c), as upstream zram does since 6.12: the
+ * crypto API has no way to pass a level or a dictionary (algorithm_params)
+ * and costs an indirect call and a transform lookup per page for nothing.
+ * The output is the same format either way (an lz4 block, a zstd frame).
+ * Every other algorithm (lzo, lzo-rle, 842, or any the crypto API knows)
+ * goes through the crypto API below, without levels.
  *
  * Streams follow CPU hotplug through one dynamic cpuhp state with an
  * instance per device: a CPU coming up gets a stream for every device
@@ -19,28 +27,88 @@
 #include <linux/string.h>
 #include "zcomp.h"
 
-/* Listed in sysfs when the crypto API can load them. */
-static const char * const zcomp_ng_backends[] = {
+/* Listed in sysfs when they can be used. */
+static const char * const zcomp_ng_names[] = {
 	"lzo", "lzo-rle", "lz4", "lz4hc", "842", "zstd",
+};
+
+static const struct zcomp_ng_backend *const zcomp_ng_libs[] = {
+	&zcomp_ng_lz4, &zcomp_ng_lz4hc, &zcomp_ng_zstd,
 };
 
 static enum cpuhp_state zcomp_ng_hp_state;
 
+/* The crypto API's backend: any algorithm it has, no parameters. */
+static int zcomp_ng_crypto_setup(struct zcomp_ng *comp)
+{
+	if (comp->params.level != ZCOMP_NG_NO_LEVEL || comp->params.dict)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static void *zcomp_ng_crypto_ctx_create(struct zcomp_ng *comp)
+{
+	struct crypto_comp *tfm = crypto_alloc_comp(comp->name, 0, 0);
+
+	return IS_ERR(tfm) ? NULL : tfm;
+}
+
+static void zcomp_ng_crypto_ctx_destroy(struct zcomp_ng *comp, void *ctx)
+{
+	crypto_free_comp(ctx);
+}
+
+static int zcomp_ng_crypto_compress(struct zcomp_ng *comp, void *ctx,
+				    const void *src, void *dst,
+				    unsigned int *dst_len)
+{
+	return crypto_comp_compress(ctx, src, PAGE_SIZE, dst, dst_len);
+}
+
+static int zcomp_ng_crypto_decompress(struct zcomp_ng *comp, void *ctx,
+				      const void *src, unsigned int src_len,
+				      void *dst)
+{
+	unsigned int dst_len = PAGE_SIZE;
+
+	return crypto_comp_decompress(ctx, src, src_len, dst, &dst_len);
+}
+
+static const struct zcomp_ng_backend zcomp_ng_crypto = {
+	.setup = zcomp_ng_crypto_setup,
+	.ctx_create = zcomp_ng_crypto_ctx_create,
+	.ctx_destroy = zcomp_ng_crypto_ctx_destroy,
+	.compress = zcomp_ng_crypto_compress,
+	.decompress = zcomp_ng_crypto_decompress,
+};
+
+/* @name's backend: a library's, else the crypto API's if it has it. */
+static const struct zcomp_ng_backend *zcomp_ng_backend(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(zcomp_ng_libs); i++)
+		if (!strcmp(zcomp_ng_libs[i]->name, name))
+			return zcomp_ng_libs[i];
+	return crypto_has_comp(name, 0, 0) == 1 ? &zcomp_ng_crypto : NULL;
+}
+
 static void zcomp_ng_strm_free(struct zcomp_ng_strm *zstrm)
 {
-	if (!IS_ERR_OR_NULL(zstrm->tfm))
-		crypto_free_comp(zstrm->tfm);
+	if (zstrm->ctx)
+		zstrm->comp->be->ctx_destroy(zstrm->comp, zstrm->ctx);
 	free_pages((unsigned long)zstrm->buffer, 1);
-	zstrm->tfm = NULL;
+	zstrm->ctx = NULL;
 	zstrm->buffer = NULL;
 }
 
 static int zcomp_ng_strm_init(struct zcomp_ng_strm *zstrm,
 			      struct zcomp_ng *comp)
 {
-	zstrm->tfm = crypto_alloc_comp(comp->name, 0, 0);
+	zstrm->comp = comp;
+	zstrm->ctx = comp->be->ctx_create(comp);
 	zstrm->buffer = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 1);
-	if (IS_ERR_OR_NULL(zstrm->tfm) || !zstrm->buffer) {
+	if (!zstrm->ctx || !zstrm->buffer) {
 		zcomp_ng_strm_free(zstrm);
 		return -ENOMEM;
 	}
@@ -49,7 +117,7 @@ static int zcomp_ng_strm_init(struct zcomp_ng_strm *zstrm,
 
 bool zcomp_ng_available(const char *name)
 {
-	return crypto_has_comp(name, 0, 0) == 1;
+	return zcomp_ng_backend(name);
 }
 
 /*
@@ -63,8 +131,8 @@ ssize_t zcomp_ng_available_show(const char *current_name, char *buf,
 	ssize_t sz = at;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(zcomp_ng_backends); i++) {
-		const char *name = zcomp_ng_backends[i];
+	for (i = 0; i < ARRAY_SIZE(zcomp_ng_names); i++) {
+		const char *name = zcomp_ng_names[i];
 		bool cur = !strcmp(current_name, name);
 
 		if (!cur && !zcomp_ng_available(name))
@@ -95,18 +163,20 @@ void zcomp_ng_stream_put(struct zcomp_ng *comp)
 int zcomp_ng_compress(struct zcomp_ng_strm *zstrm, const void *src,
 		      unsigned int *dst_len)
 {
+	struct zcomp_ng *comp = zstrm->comp;
+
 	/* the output buffer is two pages: room for incompressible data */
 	*dst_len = PAGE_SIZE * 2;
-	return crypto_comp_compress(zstrm->tfm, src, PAGE_SIZE,
-				    zstrm->buffer, dst_len);
+	return comp->be->compress(comp, zstrm->ctx, src, zstrm->buffer,
+				  dst_len);
 }
 
 int zcomp_ng_decompress(struct zcomp_ng_strm *zstrm, const void *src,
 			unsigned int src_len, void *dst)
 {
-	unsigned int dst_len = PAGE_SIZE;
+	struct zcomp_ng *comp = zstrm->comp;
 
-	return crypto_comp_decompress(zstrm->tfm, src, src_len, dst, &dst_len);
+	return comp->be->decompress(comp, zstrm->ctx, src, src_len, dst);
 }
 
 static int zcomp_ng_cpu_up_prepare(unsigned int cpu, struct hlist_node *node)
@@ -131,36 +201,78 @@ static int zcomp_ng_cpu_dead(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
-struct zcomp_ng *zcomp_ng_create(const char *name)
+/*
+ * The streams of algorithm @name with @params (copied; a dictionary is
+ * borrowed and must outlive the result): -EINVAL for an algorithm nobody
+ * has or a level out of its range, -EOPNOTSUPP for a parameter it cannot
+ * take, -ENOMEM.
+ */
+struct zcomp_ng *zcomp_ng_create(const char *name,
+				 const struct zcomp_ng_params *params)
 {
+	const struct zcomp_ng_backend *be = zcomp_ng_backend(name);
 	struct zcomp_ng *comp;
 	int ret;
 
-	if (!zcomp_ng_available(name))
+	if (!be)
 		return ERR_PTR(-EINVAL);
 
 	comp = kzalloc(sizeof(*comp), GFP_KERNEL);
 	if (!comp)
 		return ERR_PTR(-ENOMEM);
 	comp->name = name;
+	comp->be = be;
+	comp->params = *params;
+	ret = be->setup(comp);
+	if (ret)
+		goto out_free;
 	comp->stream = alloc_percpu(struct zcomp_ng_strm);
-	if (!comp->stream) {
-		kfree(comp);
-		return ERR_PTR(-ENOMEM);
-	}
+	ret = -ENOMEM;
+	if (!comp->stream)
+		goto out_release;
 	ret = cpuhp_state_add_instance(zcomp_ng_hp_state, &comp->node);
-	if (ret < 0) {
-		free_percpu(comp->stream);
-		kfree(comp);
-		return ERR_PTR(ret);
-	}
+	if (ret < 0)
+		goto out_free_percpu;
 	return comp;
+
+out_free_percpu:
+	free_percpu(comp->stream);
+out_release:
+	if (be->release)
+		be->release(comp);
+out_free:
+	kfree(comp);
+	return ERR_PTR(ret);
+}
+
+/*
+ * Whether algorithm @name takes @params, without making streams: what
+ * zcomp_ng_create() would answer (-EINVAL, -EOPNOTSUPP, -ENOMEM) or 0.
+ */
+int zcomp_ng_check(const char *name, const struct zcomp_ng_params *params)
+{
+	const struct zcomp_ng_backend *be = zcomp_ng_backend(name);
+	struct zcomp_ng comp = {
+		.name = name,
+		.be = be,
+		.params = *params,
+	};
+	int ret;
+
+	if (!be)
+		return -EINVAL;
+	ret = be->setup(&comp);
+	if (!ret && be->release)
+		be->release(&comp);
+	return ret;
 }
 
 void zcomp_ng_destroy(struct zcomp_ng *comp)
 {
 	cpuhp_state_remove_instance(zcomp_ng_hp_state, &comp->node);
 	free_percpu(comp->stream);
+	if (comp->be->release)
+		comp->be->release(comp);
 	kfree(comp);
 }
 

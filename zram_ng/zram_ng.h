@@ -46,6 +46,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include "compat/blkdev_open.h"
+#include "zcomp.h"
 #include "zsmalloc_ng.h"
 
 #define ZRAM_NG_SECTORS_PER_PAGE_SHIFT	(PAGE_SHIFT - SECTOR_SHIFT)
@@ -64,7 +65,6 @@
 #define ZRAM_NG_MAX_COMPS		4
 
 struct zram_ng_slot_dir;
-struct zcomp_ng;
 
 struct zram_ng_stats {
 	atomic64_t compr_data_size;	/* bytes held by compressed objects */
@@ -104,6 +104,12 @@ struct zram_ng {
 	struct zsng_pool *mem_pool;
 	/* by priority; NULL where none is set, constant while initialised */
 	struct zcomp_ng *comps[ZRAM_NG_MAX_COMPS];
+	/*
+	 * algorithm_params by priority: a level, a dictionary (vmalloc'ed,
+	 * slot.c frees it), set before disksize, kept until reset or until
+	 * that priority's algorithm changes
+	 */
+	struct zcomp_ng_params comp_params[ZRAM_NG_MAX_COMPS];
 	struct gendisk *disk;
 	/* held for write by init/reset/attribute changes, read by I/O */
 	struct rw_semaphore init_lock;

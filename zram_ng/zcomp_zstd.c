@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zram_ng's zstd backend (zcomp.h): the kernel's zstd library, called
+ * directly, with a level and, on 6.12, a dictionary.
+ *
+ * The parameters are zstd's for the level and a page of input (a small
+ * window: the contexts take a fraction of what a default frame would).
+ * Each stream has a compression and a decompression context in workspaces
+ * of its own, sized for those parameters once, so compressing under the
+ * stream's local lock never allocates. A dictionary (a file trained with
+ * `zstd --train` on data like the device's) is digested once per device
+ * into a compression and a decompression dictionary that every stream
+ * uses by reference (read-only): they hold pointers into the dictionary's
+ * bytes, which the device keeps until reset. zstd needs the very same
+ * dictionary to decompress, which is why it cannot change while the
+ * device is initialised (algorithm_params is refused then).
+ */
+#include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/zstd.h>
+#include "compat/zstd_dict.h"
+#include "zcomp.h"
+
+/* zstd's own default (the crypto API's and zram's). */
+#define ZCOMP_NG_ZSTD_DEFAULT_LEVEL	3
+
+struct zcomp_ng_zstd_shared {
+	zstd_parameters prm;
+	size_t cwork, dwork;	/* workspace bytes a stream needs */
+#ifdef COMPAT_HAVE_ZSTD_DICT
+	zstd_cdict *cdict;
+	zstd_ddict *ddict;
+#endif
+};
+
+struct zcomp_ng_zstd_ctx {
+	zstd_cctx *cctx;
+	zstd_dctx *dctx;
+	void *cmem, *dmem;
+};
+
+#ifdef COMPAT_HAVE_ZSTD_DICT
+/* The dictionaries' own memory, allocated while they are built. */
+static void *zcomp_ng_zstd_alloc(void *opaque, size_t size)
+{
+	return kvzalloc(size, GFP_KERNEL);
+}
+
+static void zcomp_ng_zstd_free(void *opaque, void *address)
+{
+	kvfree(address);
+}
+
+static const zstd_custom_mem zcomp_ng_zstd_mem = {
+	.customAlloc = zcomp_ng_zstd_alloc,
+	.customFree = zcomp_ng_zstd_free,
+};
+
+static int zcomp_ng_zstd_dicts(struct zcomp_ng *comp,
+			       struct zcomp_ng_zstd_shared *sh)
+{
+	const struct zcomp_ng_params *p = &comp->params;
+
+	if (!p->dict)
+		return 0;
+	sh->cdict = zstd_create_cdict_byreference(p->dict, p->dict_size,
+						  sh->prm.cParams,
+						  zcomp_ng_zstd_mem);
+	sh->ddict = zstd_create_ddict_byreference(p->dict, p->dict_size,
+						  zcomp_ng_zstd_mem);
+	return sh->cdict && sh->ddict ? 0 : -EINVAL;
+}
+
+static void zcomp_ng_zstd_free_dicts(struct zcomp_ng_zstd_shared *sh)
+{
+	if (sh->cdict)
+		zstd_free_cdict(sh->cdict);
+	if (sh->ddict)
+		zstd_free_ddict(sh->ddict);
+}
+#else
+static int zcomp_ng_zstd_dicts(struct zcomp_ng *comp,
+			       struct zcomp_ng_zstd_shared *sh)
+{
+	/* this kernel's zstd exports no dictionary calls: compat/ */
+	return comp->params.dict ? -EOPNOTSUPP : 0;
+}
+
+static void zcomp_ng_zstd_free_dicts(struct zcomp_ng_zstd_shared *sh)
+{
+}
+#endif
+
+static void zcomp_ng_zstd_release(struct zcomp_ng *comp)
+{
+	struct zcomp_ng_zstd_shared *sh = comp->shared;
+
+	if (!sh)
+		return;
+	zcomp_ng_zstd_free_dicts(sh);
+	kfree(sh);
+	comp->shared = NULL;
+}
+
+/*
+ * -EINVAL for a level outside zstd's range or a dictionary zstd does not
+ * take, -EOPNOTSUPP for a dictionary on a kernel without the calls.
+ */
+static int zcomp_ng_zstd_setup(struct zcomp_ng *comp)
+{
+	struct zcomp_ng_params *p = &comp->params;
+	struct zcomp_ng_zstd_shared *sh;
+	int ret;
+
+	if (p->level == ZCOMP_NG_NO_LEVEL)
+		p->level = ZCOMP_NG_ZSTD_DEFAULT_LEVEL;
+	if (p->level < zstd_min_clevel() || p->level > zstd_max_clevel())
+		return -EINVAL;
+
+	sh = kzalloc(sizeof(*sh), GFP_KERNEL);
+	if (!sh)
+		return -ENOMEM;
+	comp->shared = sh;
+	sh->prm = zstd_get_params(p->level, PAGE_SIZE);
+	sh->cwork = zstd_cctx_workspace_bound(&sh->prm.cParams);
+	sh->dwork = zstd_dctx_workspace_bound();
+	ret = zcomp_ng_zstd_dicts(comp, sh);
+	if (ret)
+		zcomp_ng_zstd_release(comp);
+	return ret;
+}
+
+static void zcomp_ng_zstd_ctx_destroy(struct zcomp_ng *comp, void *ctx)
+{
+	struct zcomp_ng_zstd_ctx *z = ctx;
+
+	vfree(z->cmem);
+	vfree(z->dmem);
+	kfree(z);
+}
+
+static void *zcomp_ng_zstd_ctx_create(struct zcomp_ng *comp)
+{
+	struct zcomp_ng_zstd_shared *sh = comp->shared;
+	struct zcomp_ng_zstd_ctx *z;
+
+	z = kzalloc(sizeof(*z), GFP_KERNEL);
+	if (!z)
+		return NULL;
+	z->cmem = vzalloc(sh->cwork);
+	z->dmem = vzalloc(sh->dwork);
+	if (z->cmem && z->dmem) {
+		z->cctx = zstd_init_cctx(z->cmem, sh->cwork);
+		z->dctx = zstd_init_dctx(z->dmem, sh->dwork);
+	}
+	if (!z->cctx || !z->dctx) {
+		zcomp_ng_zstd_ctx_destroy(comp, z);
+		return NULL;
+	}
+	return z;
+}
+
+static int zcomp_ng_zstd_compress(struct zcomp_ng *comp, void *ctx,
+				  const void *src, void *dst,
+				  unsigned int *dst_len)
+{
+	struct zcomp_ng_zstd_shared *sh = comp->shared;
+	struct zcomp_ng_zstd_ctx *z = ctx;
+	size_t ret;
+
+#ifdef COMPAT_HAVE_ZSTD_DICT
+	if (sh->cdict)
+		ret = zstd_compress_using_cdict(z->cctx, dst, *dst_len, src,
+						PAGE_SIZE, sh->cdict);
+	else
+#endif
+		ret = zstd_compress_cctx(z->cctx, dst, *dst_len, src,
+					 PAGE_SIZE, &sh->prm);
+	if (zstd_is_error(ret))
+		return -EINVAL;
+	*dst_len = ret;
+	return 0;
+}
+
+static int zcomp_ng_zstd_decompress(struct zcomp_ng *comp, void *ctx,
+				    const void *src, unsigned int src_len,
+				    void *dst)
+{
+	struct zcomp_ng_zstd_shared *sh __maybe_unused = comp->shared;
+	struct zcomp_ng_zstd_ctx *z = ctx;
+	size_t ret;
+
+#ifdef COMPAT_HAVE_ZSTD_DICT
+	if (sh->ddict)
+		ret = zstd_decompress_using_ddict(z->dctx, dst, PAGE_SIZE, src,
+						  src_len, sh->ddict);
+	else
+#endif
+		ret = zstd_decompress_dctx(z->dctx, dst, PAGE_SIZE, src,
+					   src_len);
+	return !zstd_is_error(ret) && ret == PAGE_SIZE ? 0 : -EINVAL;
+}
+
+const struct zcomp_ng_backend zcomp_ng_zstd = {
+	.name = "zstd",
+	.setup = zcomp_ng_zstd_setup,
+	.release = zcomp_ng_zstd_release,
+	.ctx_create = zcomp_ng_zstd_ctx_create,
+	.ctx_destroy = zcomp_ng_zstd_ctx_destroy,
+	.compress = zcomp_ng_zstd_compress,
+	.decompress = zcomp_ng_zstd_decompress,
+};
