@@ -527,7 +527,8 @@ static ssize_t algorithm_params_store(struct device *dev,
 	ret = n < 0 ? n : 0;
 	for (i = 0; i < n && !ret; i++) {
 		if (!strcmp(args[i].param, "priority"))
-			ret = kstrtoint(args[i].val, 10, &prio);
+			ret = kstrtoint(args[i].val, 10, &prio) ?:
+			      (prio < 0 ? -EINVAL : 0);
 		else if (!strcmp(args[i].param, "level"))
 			ret = kstrtoint(args[i].val, 10, &params.level);
 		else if (!strcmp(args[i].param, "algo"))
