@@ -20,7 +20,10 @@
  *                 (slot.h)
  *   backing.c     the backing device: claiming it, its block bitmap,
  *                 block I/O (backing.h)
- *   zcomp.c       the compression streams (zcomp.h)
+ *   zcomp.c       the compression streams (zcomp.h), the crypto API's
+ *                 algorithms
+ *   zcomp_lz4.c   lz4 and lz4hc through the kernel's library, and
+ *   zcomp_zstd.c  zstd (levels, dictionaries): zcomp.c's backends
  *
  * Below them the allocator, zsmalloc_ng, through its kernel API only
  * (zsmalloc_ng.h). Documentation/admin-guide/zram_ng.rst, "Source layout".
