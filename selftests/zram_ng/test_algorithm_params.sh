@@ -25,18 +25,19 @@ D=$ZSYS/zram_ng0
 B=/dev/zram_ng0
 P=$D/algorithm_params
 TEXT=/tmp/ap-text	# 2 MiB of the kernel-style text below, 512 pages
-DICT=$PWD/zstd.dict
+DICT=${ZSTD_DICT:-/work/zstd.dict}	# scripts/vm-tests adds them there
+DICT_TEXT=${DICT_TEXT:-/work/dict-text}
 
 write_ok() {	# write_ok VALUE FILE
 	{ echo "$1" >"$2"; } 2>/dev/null
 }
 
-# text_pages: $TEXT from ./dict-text (whole pages), repeated to 2 MiB
+# text_pages: $TEXT from $DICT_TEXT (whole pages), repeated to 2 MiB
 text_pages() {
-	[ -s ./dict-text ] || return 1
+	[ -s "$DICT_TEXT" ] || return 1
 	: >$TEXT
 	while [ "$(stat -c %s $TEXT)" -lt 2097152 ]; do
-		cat ./dict-text >>$TEXT
+		cat "$DICT_TEXT" >>$TEXT
 	done
 	truncate -s 2M $TEXT
 }
@@ -65,7 +66,7 @@ ktap_plan 38
 
 for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
 zram_ng_reload
-text_pages || { ktap_print "no ./dict-text"; exit 1; }
+text_pages || { ktap_print "no $DICT_TEXT"; exit 1; }
 : >/tmp/ap-empty
 head -c $((1024 * 1024 + 1)) /dev/zero >/tmp/ap-big
 kver=$(uname -r)
