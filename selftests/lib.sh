@@ -90,6 +90,7 @@ errno_text() {
 	EISDIR) echo "Is a directory" ;;
 	EINVAL) echo "Invalid argument" ;;
 	ENOSPC) echo "No space left on device" ;;
+	EFBIG) echo "File too large" ;;
 	EROFS) echo "Read-only file system" ;;
 	ERANGE) echo "Numerical result out of range" ;;
 	ENOSYS) echo "Function not implemented" ;;

@@ -516,6 +516,7 @@ static ssize_t algorithm_params_store(struct device *dev,
 {
 	struct zram_ng *zram = zram_ng_dev_to_zram(dev);
 	struct zcomp_ng_params params = { .level = ZCOMP_NG_NO_LEVEL };
+	int level = ZCOMP_NG_NO_LEVEL;
 	struct zram_ng_arg args[ZRAM_NG_MAX_ARGS];
 	char *copy, *algo = NULL, *path = NULL;
 	int i, n, prio = -1, ret = 0;
@@ -530,16 +531,17 @@ static ssize_t algorithm_params_store(struct device *dev,
 			ret = kstrtoint(args[i].val, 10, &prio) ?:
 			      (prio < 0 ? -EINVAL : 0);
 		else if (!strcmp(args[i].param, "level"))
-			ret = kstrtoint(args[i].val, 10, &params.level);
+			ret = kstrtoint(args[i].val, 10, &level) ?:
+			      /* INT_MIN stands for "none" */
+			      (level == ZCOMP_NG_NO_LEVEL ? -EINVAL : 0);
 		else if (!strcmp(args[i].param, "algo"))
 			algo = args[i].val;
 		else
 			path = args[i].val;
 	}
-	if (!ret && params.level == ZCOMP_NG_NO_LEVEL)
-		ret = -EINVAL;	/* INT_MIN stands for "none" */
 	if (ret)
 		goto out;
+	params.level = level;
 
 	down_write(&zram->init_lock);
 	if (zram_ng_init_done(zram)) {
