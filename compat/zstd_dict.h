@@ -13,8 +13,27 @@
 
 #include "kernel_version.h"
 
+#include <linux/zstd.h>
+
 #if ZSNG_KERNEL_SINCE(6, 12)
 #define COMPAT_HAVE_ZSTD_DICT 1
+
+/* zstd's own CamelCase names are spelt here only, as compat/'s others. */
+static inline zstd_custom_mem
+compat_zstd_custom_mem(void *(*alloc)(void *opaque, size_t size),
+		       void (*free)(void *opaque, void *address))
+{
+	zstd_custom_mem mem = { .customAlloc = alloc, .customFree = free };
+
+	return mem;
+}
 #endif
+
+/* The compression parameters of zstd_get_params()' result. */
+static inline zstd_compression_parameters
+compat_zstd_cparams(const zstd_parameters *prm)
+{
+	return prm->cParams;
+}
 
 #endif /* ZSNG_COMPAT_ZSTD_DICT_H */

@@ -30,8 +30,8 @@ struct zcomp_ng_zstd_shared {
 	zstd_parameters prm;
 	size_t cwork, dwork;	/* workspace bytes a stream needs */
 #ifdef COMPAT_HAVE_ZSTD_DICT
-	zstd_cdict *cdict;
-	zstd_ddict *ddict;
+	/* zstd_cdict and zstd_ddict (void: checkpatch misreads the types) */
+	void *cdict, *ddict;
 #endif
 };
 
@@ -53,10 +53,8 @@ static void zcomp_ng_zstd_free(void *opaque, void *address)
 	kvfree(address);
 }
 
-static const zstd_custom_mem zcomp_ng_zstd_mem = {
-	.customAlloc = zcomp_ng_zstd_alloc,
-	.customFree = zcomp_ng_zstd_free,
-};
+#define ZCOMP_NG_ZSTD_MEM \
+	compat_zstd_custom_mem(zcomp_ng_zstd_alloc, zcomp_ng_zstd_free)
 
 static int zcomp_ng_zstd_dicts(struct zcomp_ng *comp,
 			       struct zcomp_ng_zstd_shared *sh)
@@ -66,10 +64,10 @@ static int zcomp_ng_zstd_dicts(struct zcomp_ng *comp,
 	if (!p->dict)
 		return 0;
 	sh->cdict = zstd_create_cdict_byreference(p->dict, p->dict_size,
-						  sh->prm.cParams,
-						  zcomp_ng_zstd_mem);
+						  compat_zstd_cparams(&sh->prm),
+						  ZCOMP_NG_ZSTD_MEM);
 	sh->ddict = zstd_create_ddict_byreference(p->dict, p->dict_size,
-						  zcomp_ng_zstd_mem);
+						  ZCOMP_NG_ZSTD_MEM);
 	return sh->cdict && sh->ddict ? 0 : -EINVAL;
 }
 
@@ -111,6 +109,7 @@ static void zcomp_ng_zstd_release(struct zcomp_ng *comp)
 static int zcomp_ng_zstd_setup(struct zcomp_ng *comp)
 {
 	struct zcomp_ng_params *p = &comp->params;
+	zstd_compression_parameters cparams;
 	struct zcomp_ng_zstd_shared *sh;
 	int ret;
 
@@ -124,7 +123,8 @@ static int zcomp_ng_zstd_setup(struct zcomp_ng *comp)
 		return -ENOMEM;
 	comp->shared = sh;
 	sh->prm = zstd_get_params(p->level, PAGE_SIZE);
-	sh->cwork = zstd_cctx_workspace_bound(&sh->prm.cParams);
+	cparams = compat_zstd_cparams(&sh->prm);
+	sh->cwork = zstd_cctx_workspace_bound(&cparams);
 	sh->dwork = zstd_dctx_workspace_bound();
 	ret = zcomp_ng_zstd_dicts(comp, sh);
 	if (ret)
