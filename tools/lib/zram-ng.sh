@@ -135,6 +135,13 @@ zng_block_device() {
 		"$_dd"/*) ;;
 		*) printf '%s is a symbolic link to %s, outside %s\n' "$1" "$_real" "$_dd"; return 1 ;;
 		esac
+		# (what the configuration's paths may hold: the plan is words)
+		case $_real in
+		*[!A-Za-z0-9._/+@:,=~-]*)
+			printf '%s is a symbolic link to a path that is not written with letters, digits and . _ / + @ : , = ~ - only\n' "$1"
+			return 1
+			;;
+		esac
 		zng_safe_parents "$_real" || return 1
 	fi
 	if [ ! -b "$_real" ]; then
