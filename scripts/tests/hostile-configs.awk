@@ -30,7 +30,8 @@ function verdict(v) {
 BEGIN {
 	srand(34)
 	nk = split("zram-size zram-resident-limit compression-algorithm allocator-policy " \
-		"swap-priority fs-type mount-point options writeback-device bogus-key", keys, " ")
+		"swap-priority fs-type mount-point options writeback-device bogus-key " \
+		"idle-age recompress recompress-threshold writeback writeback-limit", keys, " ")
 	nm = split("; & | $ ( ) ` ' \" < > * ? [ ] { } ~ # ! = , %", meta, " ")
 	meta[++nm] = " "; meta[++nm] = "\t"
 	# shell metacharacters, in the forms an injection takes
@@ -71,11 +72,28 @@ BEGIN {
 	nv0 = split("lz4 zstd 64 ram/2 min(ram,4096) -1 100 ext4 /mnt/zng discard discard=once " \
 		"nosuid,nodev /mnt/zng/ /mnt//zng /mnt/./zng /mnt/../etc /etc /usr /usr/local " \
 		"//proc /proc/. /proc /sys/kernel /dev/shm /boot /run /var /home /root /lib /bin " \
-		"/ // /tmp /var/tmp /mnt/~x ratio exact legacy-groups 1G 1.5 0 size=50%", ok, " ")
+		"/ // /tmp /var/tmp /mnt/~x ratio exact legacy-groups 1G 1.5 0 size=50% " \
+		"1h 90s 1h30min idle huge huge_idle 1G/day 512M/day none 2000 /dev/sda2 /dev/null " \
+		"/dev/disk/by-partuuid/x /dev/shm/x /dev/../etc/passwd", ok, " ")
 	for (i = 1; i <= nv0; i++) add(ok[i])
+	# the tiers: compression-algorithm's lists, parameters, the pass
+	add("lz4 zstd"); add("lz4 zstd(level=3) (type=idle)"); add("lz4 zstd lz4hc 842")
+	add("lz4 zstd (type=idle,threshold=100)"); add("zstd(level=-1)")
+	add("lz4 zstd(level=3,dict=/etc/shadow)"); add("lz4 (type=idle)"); add("lz4 zstd ((type=idle))")
+	add("lz4 zstd (type=idle;" payload(120) ")"); add("lz4 zstd(level=$(" payload(121) "))")
+	add("lz4 zstd (algo=zstd,priority=1)"); add("lz4 zstd(level=3")
 	nvals = nv
 	# -v list=1: the values only, one a line, for zramctl-ng's arguments
 	if (list) { for (i = 1; i <= nvals; i++) print vals[i]; exit }
+
+	# what each tier key needs beside it (after the hostile line)
+	context["compression-algorithm"] = "idle-age = 1h\n"
+	context["idle-age"] = "compression-algorithm = lz4 zstd (type=idle)\n"
+	context["recompress"] = "compression-algorithm = lz4 zstd\nidle-age = 1h\n"
+	context["recompress-threshold"] = "compression-algorithm = lz4 zstd\nrecompress = huge\n"
+	context["writeback"] = "writeback-device = /dev/null\nidle-age = 1h\nwriteback-limit = 1G/day\n"
+	context["writeback-limit"] = "writeback-device = /dev/null\nwriteback = huge\n"
+	context["writeback-device"] = "writeback = huge\nwriteback-limit = 1G/day\n"
 
 	# paths in the scratch tree (test-hostile-input makes it): the tool
 	# refuses all but ok/ (root's, 0755) and ww itself (a mount-point
@@ -112,13 +130,18 @@ BEGIN {
 			# mostly the keys that reach a command line
 			if (rand() < 0.4) key = rand() < 0.5 ? "options" : "mount-point"
 			e = verdict(v)
-			if (key == "writeback-device" || key == "bogus-key") e = "refuse"
+			if (key == "bogus-key") e = "refuse"
+			# a writeback device is in /dev
+			if (key == "writeback-device" && v !~ /^\/dev\//) e = "refuse"
 			fsline = key == "mount-point" || key == "options" && rand() < 0.5 ? "fs-type = ext4" : "# swap"
 			if (key == "mount-point" || fsline == "fs-type = ext4") {
 				printf "[zram_ng0]\nzram-size = 64\n%s\n%s = %s\n", fsline, key, v >f
 				if (key != "mount-point") printf "mount-point = %s/ok/m%d\n", tree, c >f
-			} else
+			} else {
 				printf "[zram_ng0]\nzram-size = 64\n# -\n%s = %s\n", key, v >f
+				# the keys a tier key needs, so that a good value is taken
+				if (key in context) printf "%s", context[key] >f
+			}
 		}
 		printf "[zram_ng9]\nzram-size = 1\n" >f
 		close(f)

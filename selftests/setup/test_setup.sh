@@ -81,10 +81,12 @@ ktap_result "stop" quietly zram-ng-setup stop
 ktap_result "stop: swapoff, umount, and the devices removed" no_device
 ktap_result "stop again: nothing to do" quietly zram-ng-setup stop
 
-# Wrong in the file: nothing is loaded or made.
-printf '[zram_ng0]\nzram-size = 64\nwriteback-device = /dev/vda\n' >$CONF
-ktap_result "writeback-device is refused, naming the file, line and key" \
-	start_fails "$CONF:3: writeback-device: not supported"
+# Wrong in the file: nothing is loaded or made. (A writeback device is
+# waited for a second, not ten.)
+printf '[zram_ng0]\nzram-size = 64\nwriteback-device = /dev/zng-nosuch\n' >$CONF
+export ZRAM_NG_DEVICE_WAIT=1
+ktap_result "a writeback-device that is not there is refused, naming the file, line and key" \
+	start_fails "$CONF:3: writeback-device: /dev/zng-nosuch: no such device"
 
 # Wrong only against the kernel: found before anything is set up.
 printf '[zram_ng0]\nzram-size = 64\n[zram_ng1]\nzram-size = 8\ncompression-algorithm = nosuch\n' >$CONF

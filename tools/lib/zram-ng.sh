@@ -12,12 +12,17 @@
 # shellcheck disable=SC2154 # (they are the tool's)
 #
 #   zng_stat_columns FILE    the column names of a stat file (stat-columns)
+#   zng_write VALUE FILE     write VALUE to a sysfs attribute, or fail with
+#                            the kernel's errno text on stdout
 #   zng_size SIZE            SIZE in bytes, read as util-linux does, or fail
 #   zng_memparse SIZE        SIZE as the kernel's memparse() should get it
 #   zng_unused_device DEV    fail, saying why, when DEV holds a signature
+#   zng_device_data DEV      the same, the reason on stdout
+#   zng_block_device PATH    the block device PATH names, or fail, saying why
 #   zng_in_list WORD LIST    WORD is one of LIST's words (one may be [WORD])
 #   zng_safe_dir PATH        fail, saying why, when a component of PATH can
 #                            be changed by someone else than root
+#   zng_safe_parents PATH    the same for the directories above PATH only
 
 # zng_stat_columns FILE: the columns of /sys/block/zram_ngN/FILE, in order,
 # from stat-columns (the one list of them)
@@ -25,6 +30,18 @@ zng_stat_columns() {
 	awk -v f="$1" '$1 == f { $1 = ""; sub(/^ +/, ""); print; n++ } END { exit n != 1 }' \
 		"$ZNG_LIB/stat-columns" ||
 		{ printf '%s: %s: no "%s" line\n' "$prog" "$ZNG_LIB/stat-columns" "$1" >&2; return 1; }
+}
+
+# zng_write VALUE FILE: VALUE written to the attribute FILE; on failure,
+# the errno's text on stdout ("Input/output error"), or "failed". cat
+# writes it, since cat reports the errno of its write() where the shells'
+# printf does not (dash says "I/O error" for every one, busybox nothing);
+# the shells report the open.
+zng_write() {
+	_err=$( { printf '%s\n' "$1" | cat >"$2"; } 2>&1) && return 0
+	_err=$(printf '%s\n' "$_err" | sed -n '$s/.*: //p')
+	printf '%s\n' "${_err:-failed}"
+	return 1
 }
 
 # zng_size SIZE: bytes, as util-linux reads a size (zramctl --size): a
@@ -70,6 +87,14 @@ zng_memparse() {
 # kernel to refuse. The message says why and names --force.
 zng_unused_device() {
 	[ -e "$1" ] || return 0
+	_why=$(zng_device_data "$1") && return 0
+	printf '%s: %s (--force to use it anyway)\n' "$prog" "$_why" >&2
+	return 1
+}
+
+# zng_device_data DEV: zng_unused_device's test, its reason on stdout
+# ("DEV holds data (TYPE swap): not overwriting it")
+zng_device_data() {
 	sig=$(blkid -p -o export -- "$1" 2>&1)
 	case $? in
 	2) return 0 ;;	# nothing found
@@ -77,15 +102,57 @@ zng_unused_device() {
 		sig=$(printf '%s\n' "$sig" | awk -F= '
 			$1 == "TYPE" || $1 == "PTTYPE" { t = t (t == "" ? "" : ", ") $1 " " $2 }
 			END { print t }')
-		printf '%s: %s holds data (%s): not overwriting it (--force to use it anyway)\n' \
-			"$prog" "$1" "${sig:-a signature}" >&2
+		printf '%s holds data (%s): not overwriting it\n' "$1" "${sig:-a signature}"
 		;;
 	*)
-		printf '%s: %s: cannot tell whether it holds data (blkid -p: %s): not using it (--force to use it anyway)\n' \
-			"$prog" "$1" "$(printf '%s' "$sig" | tr -d '\n' | cut -c1-200)" >&2
+		printf '%s: cannot tell whether it holds data (blkid -p: %s): not using it\n' \
+			"$1" "$(printf '%s' "$sig" | tr -d '\n' | cut -c1-200)"
 		;;
 	esac
 	return 1
+}
+
+# zng_block_device PATH: the block device PATH names, on stdout: PATH, or
+# what the link PATH points to (udev's /dev/disk/by-*, LVM's /dev/VG/LV),
+# both in $ZNG_DEVDIR (default /dev) and below directories only root can
+# change, so that what is checked is what the kernel opens. On failure,
+# the reason on stdout (for a FILE:LINE: KEY: message).
+zng_block_device() {
+	_dd=${ZNG_DEVDIR:-/dev}
+	if [ ! -e "$1" ]; then
+		if [ -L "$1" ]; then
+			printf '%s is a symbolic link to %s, which is not there\n' "$1" "$(readlink -- "$1")"
+		else
+			printf '%s: no such device\n' "$1"
+		fi
+		return 1
+	fi
+	zng_safe_parents "$1" || return 1
+	_real=$1
+	if [ -L "$1" ]; then
+		_real=$(readlink -f -- "$1") || { printf 'cannot resolve the link %s\n' "$1"; return 1; }
+		case $_real in
+		"$_dd"/*) ;;
+		*) printf '%s is a symbolic link to %s, outside %s\n' "$1" "$_real" "$_dd"; return 1 ;;
+		esac
+		# (what the configuration's paths may hold: the plan is words)
+		case $_real in
+		*[!A-Za-z0-9._/+@:,=~-]*)
+			printf '%s is a symbolic link to a path that is not written with letters, digits and . _ / + @ : , = ~ - only\n' "$1"
+			return 1
+			;;
+		esac
+		zng_safe_parents "$_real" || return 1
+	fi
+	if [ ! -b "$_real" ]; then
+		if [ "$_real" = "$1" ]; then
+			printf '%s is not a block device\n' "$1"
+		else
+			printf '%s (%s) is not a block device\n' "$1" "$_real"
+		fi
+		return 1
+	fi
+	printf '%s\n' "$_real"
 }
 
 # zng_in_list WORD LIST: WORD is one of LIST's words, "[WORD]" included;
@@ -102,8 +169,19 @@ zng_in_list() {
 # directories above authorized_keys. A user who could write one of them
 # could put a link in place of what is below it between the check and the
 # use. On failure, the reason on stdout (for a FILE:LINE: KEY: message).
-zng_safe_dir() {
-	_p=$1 _last=1
+zng_safe_dir() { _zng_safe "$1" 1; }
+
+# zng_safe_parents PATH: the directories above PATH (not PATH itself, which
+# may be a link) are what they say and can be changed only by root
+zng_safe_parents() {
+	_d=${1%/*}
+	_zng_safe "${_d:-/}" 0
+}
+
+# _zng_safe PATH LAST: zng_safe_dir, PATH itself exempt from the owner
+# and mode check when LAST is 1
+_zng_safe() {
+	_p=$1 _last=$2
 	while [ -n "$_p" ]; do
 		if [ -L "$_p" ]; then
 			printf '%s is a symbolic link (to %s): give the real path\n' \
