@@ -212,6 +212,7 @@ int main(int argc, char **argv)
 	flt0 = majflt();
 	loop0 = now_ns();
 	for (k = 0; k < npages; k++) {
+		/* volatile: the one-byte read must happen, between the clocks */
 		volatile char *p = buf + (unsigned long)order[k] * PAGE;
 
 		t0 = now_ns();
