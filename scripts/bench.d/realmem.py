@@ -131,6 +131,8 @@ WORKLOAD = Workload(
              Metric("resident_pages", NEITHER, "pages"),
              Metric("swapin_total_ms", LOWER, "ms"),
              Metric("swapin_majflt", NEITHER, "faults"),
-             Metric("pswpin", NEITHER, "pages")]
+             Metric("pswpin", NEITHER, "pages"),
+             Metric("swapin_pages_compacted", NEITHER, "pages"),
+             Metric("swapin_objs_moved", NEITHER, "objects")]
     + [Metric(k, LOWER, "us") for k in LATENCY]
     + [Metric(k, LOWER, "bytes") for k in FOOTPRINT])

@@ -10,7 +10,7 @@
 # and pushes out the rest; mm_stat and the whole footprint are read then,
 # with everything out; the limit is lifted and every page touched back in
 # a random order (SEED: the same order on both stacks), each swap-in
-# timed; the data verified. In run 0, the pools' debugfs classes tables
+# timed, and what compaction did meanwhile counted; the data verified. In run 0, the pools' debugfs classes tables
 # of data set CLASSES (zsmalloc_ng's; the stock's when its kernel has
 # ZSMALLOC_STAT, which Debian's have not) with everything out.
 cg=/sys/fs/cgroup/bench
@@ -60,6 +60,7 @@ classes() {
 # one DEV SET MIB LIMIT_MIB SEED RUN CLASSES
 one() {
 	local dev=$1 set=$2 mib=$3 limit=$4 seed=$5 i=$6 name tag pid base_s base_o in0
+	local comp0 moved0
 	name=$(devname "$dev")
 	tag=$set-${mib}M
 	swapoff -a 2>/dev/null
@@ -81,7 +82,11 @@ one() {
 	mmstat "$dev" "$tag"
 	footprint "$dev" "$tag" "$base_s" "$base_o"
 	[ "$i" != 0 ] || [ "$set" != "$7" ] || classes "$dev" "$tag"
-	# Every swap-in now only reads: nothing else goes out meanwhile.
+	# Every swap-in now only reads: nothing else goes out meanwhile. What
+	# compaction does meanwhile (the frees of the swap-ins fragment the
+	# pool) is counted: pages_compacted on both, objs_moved on zram_ng.
+	comp0=$(mm_stat "$dev" pages_compacted)
+	moved0=$(mm_stat "$dev" objs_moved)
 	echo max >"$cg/memory.max"
 	kill -USR1 $pid
 	wait $pid
@@ -90,6 +95,10 @@ one() {
 	awk -v p="@@@ VAL $name $tag." 'NF == 2 && $1 ~ /^[a-z0-9_]+$/ { print p $1, $2 }' \
 		/tmp/realmem.out
 	echo "@@@ VAL $name $tag.pswpin $(($(vmstat_get pswpin) - in0))"
+	echo "@@@ VAL $name $tag.swapin_pages_compacted" \
+		$(($(mm_stat "$dev" pages_compacted) - comp0))
+	[ -z "$moved0" ] ||
+		echo "@@@ VAL $name $tag.swapin_objs_moved $(($(mm_stat "$dev" objs_moved) - moved0))"
 	swapoff "/dev/$dev" || die "swapoff $dev"
 	zdev_reset "$dev"
 }
