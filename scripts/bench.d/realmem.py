@@ -129,6 +129,7 @@ WORKLOAD = Workload(
              Metric("pages", NEITHER, "pages"),
              Metric("fill_ms", LOWER, "ms"),
              Metric("resident_pages", NEITHER, "pages"),
+             Metric("pageout_tries", NEITHER, "rounds"),
              Metric("swapin_total_ms", LOWER, "ms"),
              Metric("swapin_majflt", NEITHER, "faults"),
              Metric("pswpin", NEITHER, "pages"),
