@@ -498,7 +498,7 @@ void Pool::free(ulong handle)
 	if (check_pool)
 		compact = auto_compact_pool_due();
 	if (compact)
-		zsng_svc_work_kick(compact_work_);
+		kick_auto_compact();
 }
 
 /*

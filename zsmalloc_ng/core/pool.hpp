@@ -271,6 +271,7 @@ class Pool {
 	long reclaim_zspage(Zspage *zs, EvictFn evict, void *ctx);
 	bool auto_compact_due(SizeClass *c, bool *check_pool);
 	bool auto_compact_pool_due();
+	void kick_auto_compact();
 	static void run_auto_compact(void *pool);
 
 	ulong release_src(SizeClass *c, Zspage *src, ListNode *release);
@@ -325,6 +326,9 @@ class Pool {
 	ulong objs_evicted_ = 0;
 	ulong evict_failed_ = 0;
 	ulong auto_compactions_ = 0; /* atomic */
+	/* kick_auto_compact()'s stamps (zsng_svc_now_ms(), 0: none); atomic */
+	u64 compact_due_since_ = 0;
+	u64 compact_deferred_at_ = 0;
 };
 
 } // namespace zsng

@@ -57,13 +57,19 @@ void zsng_svc_page_unlock(void *page);
 void zsng_svc_movable_page_free(void *page);
 
 /*
- * Deferred work (a workqueue item in the kernel): kick() runs @fn(@arg)
- * soon in process context, once however often it was kicked before it
- * ran; flush() waits until no run is pending or running; destroy() waits
- * for a run in progress (a pending one may be dropped) and frees it.
- * create() returns NULL without memory. @role names the item's lockdep
- * class, as a lock's role does (below): flushing one kind of item from
- * the other must not read as a flush of itself.
+ * Deferred work (a delayed workqueue item in the kernel): kick() runs
+ * @fn(@arg) soon in process context, once however often it was kicked
+ * before it ran (a run already pending keeps its time); defer() runs it
+ * @ms milliseconds from now, moving a pending run to then, earlier or
+ * later; flush() runs a pending run at once and waits until none is
+ * pending or running; destroy() waits for a run in progress (a pending
+ * one is dropped) and frees it. create() returns NULL without memory.
+ * kick() and defer() may be called in any context, locks held. @role
+ * names the item's lockdep class, as a lock's role does (below): flushing
+ * one kind of item from the other must not read as a flush of itself.
+ *
+ * now_ms(): a monotonic clock in milliseconds (jiffies in the kernel: its
+ * resolution is a tick, 4 ms at HZ=250).
  */
 enum zsng_work_role {
 	ZSNG_WORK_DEFERRED_FREE,	/* a movable pool's deferred frees */
@@ -74,8 +80,10 @@ enum zsng_work_role {
 void *zsng_svc_work_create(enum zsng_work_role role,
 			   void (*fn)(void *arg), void *arg);
 void zsng_svc_work_kick(void *work);
+void zsng_svc_work_defer(void *work, unsigned int ms);
 void zsng_svc_work_flush(void *work);
 void zsng_svc_work_destroy(void *work);
+unsigned long long zsng_svc_now_ms(void);
 
 /*
  * Handle slots: ZSNG_SLOT_SIZE bytes, as aligned, from one cache that

@@ -86,7 +86,10 @@ static inline int zsng_is_error(unsigned long handle)
  *   ZSNG_AUTO_COMPACT_CHECK_FREES frees of a class) the whole pool with
  *   ZSNG_AUTO_COMPACT_POOL_MIN_PAGES to gain and 1/RATIO of its pages: for
  *   users that never call compact (zswap) and for zram_ng's devices, whose
- *   memory after frees must not stay above the stock zram's.
+ *   memory after frees must not stay above the stock zram's. The run waits
+ *   for the frees to settle: ZSNG_AUTO_COMPACT_SETTLE_MS after the last
+ *   free that found it due, ZSNG_AUTO_COMPACT_MAX_DEFER_MS after the first
+ *   at the latest (core/compaction.cpp says why).
  * ZSNG_POOL_GROWING_CHAINS: a size class takes zspages of at most
  *   ZSNG_MIN_CHAIN_PAGES pages (6.1 zsmalloc's geometry) until it holds
  *   enough objects for the longer chain's better packing to pay for its
@@ -103,6 +106,8 @@ static inline int zsng_is_error(unsigned long handle)
 #define ZSNG_AUTO_COMPACT_RATIO 8
 #define ZSNG_AUTO_COMPACT_CHECK_FREES 16
 #define ZSNG_AUTO_COMPACT_POOL_MIN_PAGES 4
+#define ZSNG_AUTO_COMPACT_SETTLE_MS 250
+#define ZSNG_AUTO_COMPACT_MAX_DEFER_MS 5000
 
 /* A pool's counters; the core fills it, the kernel API hands it on. */
 struct zsng_pool_stats {

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Deferred work of the service layer (core/svc.h): a workqueue item per
- * user (a pool that compacts itself, ZSNG_POOL_AUTO_COMPACT), run in process
- * context on the system workqueue. Creation asks fault_inject.c first,
- * like every allocation of the core.
+ * Deferred work of the service layer (core/svc.h): a delayed workqueue
+ * item per user (a movable pool's deferred frees, a pool that compacts
+ * itself), run in process context on the system workqueue. kick() queues
+ * it with no delay unless it is pending already; defer() is
+ * mod_delayed_work(), which moves a pending run. Creation asks
+ * fault_inject.c first, like every allocation of the core.
  */
+#include <linux/jiffies.h>
 #include <linux/workqueue.h>
 #include <linux/lockdep.h>
 #include <linux/slab.h>
@@ -12,14 +15,15 @@
 #include "zsng_internal.h"
 
 struct zsng_work {
-	struct work_struct work;
+	struct delayed_work dwork;
 	void (*fn)(void *arg);
 	void *arg;
 };
 
 static void zsng_work_fn(struct work_struct *work)
 {
-	struct zsng_work *w = container_of(work, struct zsng_work, work);
+	struct zsng_work *w = container_of(to_delayed_work(work),
+					   struct zsng_work, dwork);
 
 	w->fn(w->arg);
 }
@@ -51,26 +55,41 @@ void *zsng_svc_work_create(enum zsng_work_role role,
 	 * lockdep_init_map() is a macro that does not expand its first
 	 * argument.
 	 */
-	INIT_WORK(&w->work, zsng_work_fn);
-	lockdep_init_map(&w->work.lockdep_map, zsng_work_names[role],
+	INIT_DELAYED_WORK(&w->dwork, zsng_work_fn);
+	lockdep_init_map(&w->dwork.work.lockdep_map, zsng_work_names[role],
 			 &zsng_work_keys[role], 0);
 	w->fn = fn;
 	w->arg = arg;
 	return w;
 }
 
+static struct delayed_work *zsng_dwork(void *work)
+{
+	return &((struct zsng_work *)work)->dwork;
+}
+
 void zsng_svc_work_kick(void *work)
 {
-	schedule_work(&((struct zsng_work *)work)->work);
+	queue_delayed_work(system_wq, zsng_dwork(work), 0);
+}
+
+void zsng_svc_work_defer(void *work, unsigned int ms)
+{
+	mod_delayed_work(system_wq, zsng_dwork(work), msecs_to_jiffies(ms));
 }
 
 void zsng_svc_work_flush(void *work)
 {
-	flush_work(&((struct zsng_work *)work)->work);
+	flush_delayed_work(zsng_dwork(work));
 }
 
 void zsng_svc_work_destroy(void *work)
 {
-	cancel_work_sync(&((struct zsng_work *)work)->work);
+	cancel_delayed_work_sync(zsng_dwork(work));
 	kfree(work);
+}
+
+unsigned long long zsng_svc_now_ms(void)
+{
+	return jiffies64_to_msecs(get_jiffies_64());
 }

@@ -490,4 +490,57 @@ TEST_F(Reclaim, AutoCompactionStartsPastTheThreshold)
 	EXPECT_EQ(stats_of(tiny.get()).auto_compactions, 0u);
 }
 
+/*
+ * Self-compaction waits for a burst of frees to settle: the frees of one
+ * instant arm the timer once, one SETTLE_MS / 8 later moves it again, and
+ * none moves it past MAX_DEFER_MS after the first; the run (here: a
+ * settle(), the clock being fake) clears the stamps, so the next burst
+ * starts over.
+ */
+TEST_F(Reclaim, AutoCompactionWaitsForTheFreesToSettle)
+{
+	PoolPtr p = make_pool(kRatio, ZSNG_DEFAULT_CHAIN_PAGES,
+			      ZSNG_POOL_AUTO_COMPACT);
+	const unsigned long long t0 = 1000;
+	std::vector<unsigned long> objs;
+
+	for (unsigned int i = 0; i < 4000; i++)
+		objs.push_back(zsng_core_malloc(p.get(), 900, 0));
+	zsng_user_clock_set(t0);
+	long d0 = zsng_user_work_defers();
+	auto free_some = [&](unsigned int rem) {
+		for (unsigned int i = 0; i < objs.size(); i++)
+			if (objs[i] && i % 4 == rem) {
+				zsng_core_free(p.get(), objs[i]);
+				objs[i] = 0;
+			}
+	};
+
+	free_some(1);
+	EXPECT_EQ(zsng_user_work_defers() - d0, 1);
+	EXPECT_EQ(stats_of(p.get()).auto_compactions, 0u);
+	zsng_user_clock_set(t0 + ZSNG_AUTO_COMPACT_SETTLE_MS / 8);
+	free_some(2);
+	EXPECT_EQ(zsng_user_work_defers() - d0, 2);
+	zsng_user_clock_set(t0 + ZSNG_AUTO_COMPACT_MAX_DEFER_MS);
+	free_some(3);
+	EXPECT_EQ(zsng_user_work_defers() - d0, 2);
+	EXPECT_EQ(stats_of(p.get()).auto_compactions, 0u);
+
+	zsng_core_settle(p.get());
+	EXPECT_EQ(stats_of(p.get()).auto_compactions, 1u);
+	EXPECT_GT(stats_of(p.get()).pages_compacted, 0u);
+
+	zsng_user_clock_set(t0 + 2 * ZSNG_AUTO_COMPACT_MAX_DEFER_MS);
+	for (unsigned int i = 0; i < objs.size(); i += 8) {
+		zsng_core_free(p.get(), objs[i]);
+		objs[i] = 0;
+	}
+	EXPECT_EQ(zsng_user_work_defers() - d0, 3);
+	zsng_user_clock_set(-1);
+	for (unsigned long h : objs)
+		if (h)
+			zsng_core_free(p.get(), h);
+}
+
 } // namespace

@@ -27,6 +27,7 @@
 #include "svc_user.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -125,12 +126,23 @@ void unlock(PageMeta *m)
 	m->locked.store(false, std::memory_order_release);
 }
 
+using Clock = std::chrono::steady_clock;
+
+/* zsng_user_clock_set()'s time, or -1: the steady clock. */
+std::atomic<long long> g_fake_now_ms{ -1 };
+
+/*
+ * A work item's thread runs it once it is pending and its time has come.
+ * While the clock is fake (zsng_user_clock_set()) a deferred run waits for
+ * a flush: what a test sees then does not depend on how fast it runs.
+ */
 struct UserWork {
 	void (*fn)(void *);
 	void *arg;
 	std::mutex m;
 	std::condition_variable cv;
 	bool pending = false, running = false, stop = false;
+	Clock::time_point due;
 	std::thread thread;
 
 	void loop()
@@ -141,6 +153,10 @@ struct UserWork {
 			cv.wait(g, [this] { return pending || stop; });
 			if (!pending)
 				return;
+			if (!stop && Clock::now() < due) {
+				cv.wait_until(g, due);
+				continue;
+			}
 			pending = false;
 			running = true;
 			g.unlock();
@@ -153,6 +169,7 @@ struct UserWork {
 };
 
 std::atomic<long> g_work_runs{ 0 };
+std::atomic<long> g_work_defers{ 0 };
 } // namespace
 
 extern "C" {
@@ -216,8 +233,25 @@ void zsng_svc_work_kick(void *work)
 	auto *w = static_cast<UserWork *>(work);
 	std::lock_guard<std::mutex> g(w->m);
 
-	w->pending = true;
+	if (!w->pending) {
+		w->pending = true;
+		w->due = Clock::now();
+	}
 	g_work_runs++;
+	w->cv.notify_all();
+}
+
+void zsng_svc_work_defer(void *work, unsigned int ms)
+{
+	auto *w = static_cast<UserWork *>(work);
+	std::lock_guard<std::mutex> g(w->m);
+
+	w->pending = true;
+	if (g_fake_now_ms.load() >= 0)
+		w->due = Clock::time_point::max();
+	else
+		w->due = Clock::now() + std::chrono::milliseconds(ms);
+	g_work_defers++;
 	w->cv.notify_all();
 }
 
@@ -226,7 +260,21 @@ void zsng_svc_work_flush(void *work)
 	auto *w = static_cast<UserWork *>(work);
 	std::unique_lock<std::mutex> g(w->m);
 
+	w->due = Clock::now();
+	w->cv.notify_all();
 	w->cv.wait(g, [w] { return !w->pending && !w->running; });
+}
+
+unsigned long long zsng_svc_now_ms(void)
+{
+	long long fake = g_fake_now_ms.load();
+
+	if (fake >= 0)
+		return (unsigned long long)fake;
+	return (unsigned long long)
+		std::chrono::duration_cast<std::chrono::milliseconds>(
+			Clock::now().time_since_epoch())
+			.count();
 }
 
 void zsng_svc_work_destroy(void *work)
@@ -250,6 +298,16 @@ void zsng_svc_work_destroy(void *work)
 long zsng_user_work_kicks()
 {
 	return g_work_runs.load();
+}
+
+long zsng_user_work_defers()
+{
+	return g_work_defers.load();
+}
+
+void zsng_user_clock_set(long long ms)
+{
+	g_fake_now_ms.store(ms);
 }
 
 long zsng_user_movable_pages()

@@ -70,7 +70,13 @@ void zsng_user_put_page(void *page);
 int zsng_user_isolate(void *page);
 int zsng_user_migrate_isolated(void *page, int sync);
 int zsng_user_migrate_one(unsigned long pick, int sync);
-/* Times deferred work was kicked, in all pools. */
+/* Times deferred work was kicked, and deferred (defer()), in all pools. */
 long zsng_user_work_kicks();
+long zsng_user_work_defers();
+/*
+ * zsng_svc_now_ms() returns @ms from now on (-1: the steady clock again);
+ * the work threads keep real time, so a test that fakes the clock flushes.
+ */
+void zsng_user_clock_set(long long ms);
 
 #endif
