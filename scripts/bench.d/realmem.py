@@ -18,15 +18,13 @@ The environment chooses what is swapped:
 The VM gets memory for the images, the cgroup and the pool (1 GiB at
 least).
 """
-import json
 import os
-import subprocess
 
 from benchlib import HIGHER, LOWER, NEITHER, Metric, Workload
-from benchrun import (FOOTPRINT, TOP, add_ratios, build_guest_tool, die, footprint_metrics,
-                      footprint_ratios, log, mmstat, vm_results, vm_run)
+from benchrun import (FOOTPRINT, add_ratios, build_guest_tool, die, footprint_metrics,
+                      footprint_ratios, mmstat, realmem_images, REALMEM_SETS as SETS, vm_results,
+                      vm_run)
 
-SETS = ("python-index", "cc1plus", "node-objects", "sqlite-cache")
 SEED = 20261206
 LATENCY = ("swapin_p50_us", "swapin_p90_us", "swapin_p99_us", "swapin_max_us")
 RATIOS = ("mem_used_total", "compr_data_size", "density", "swapin_total_ms", "fill_ms") + LATENCY
@@ -63,31 +61,6 @@ def classes_tables(lines):
     return out
 
 
-def data_sets(sets, img_mib):
-    """The images of SETS, made by scripts/mkdatasets when missing (it keeps
-    what it made before); their paths and manifests."""
-    d = os.environ.get("BENCH_REALMEM_DIR")
-    cmd = [os.path.join(TOP, "scripts", "mkdatasets"), "--mib", str(img_mib)]
-    if d:
-        cmd += ["--dir", d]
-    else:
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-        d = os.path.join(cache, "zsmalloc_ng", "datasets")
-    r = subprocess.run(cmd + list(sets), capture_output=True, text=True)
-    log("mkdatasets: " + " ".join(r.stdout.split("\n")).strip())
-    if r.returncode:
-        die("mkdatasets failed: %s" % r.stderr.strip())
-    paths, manifests = [], {}
-    for s in sets:
-        path = os.path.join(d, s + ".img")
-        with open(path + ".json") as f:
-            man = json.load(f)
-        paths.append(path)
-        manifests[s] = {k: man.get(k) for k in ("bytes", "sha256", "zero_pages_dropped",
-                                               "inputs", "recipe")}
-    return paths, manifests
-
-
 def run(tree, runs, tmp):
     sets = os.environ.get("BENCH_REALMEM_SETS", " ".join(SETS)).split()
     bad = [s for s in sets if s not in SETS]
@@ -101,7 +74,7 @@ def run(tree, runs, tmp):
         die("BENCH_REALMEM_MIB 1..4096, BENCH_REALMEM_IMG_MIB 1..MIB, "
             "BENCH_REALMEM_LIMIT_PCT 1..90")
     limit = max(mib * pct // 100, 1)
-    paths, manifests = data_sets(sets, img_mib)
+    paths, manifests = realmem_images(sets, img_mib)
     exe = build_guest_tool("realmem")
     # The images (in the initramfs, then in the VM's rootfs), the cgroup's
     # limit and the pool (at most MIB: lz4 keeps about half of these), with

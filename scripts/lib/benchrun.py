@@ -16,6 +16,7 @@ bench-vm's output, everything else is commentary:
   @@@ DONE
 and lines of a workload's own (fio's JSON, zsng_ab's results, ...).
 """
+import json
 import os
 import shutil
 import subprocess
@@ -232,3 +233,32 @@ def data_set_files(tmp, mib):
     shutil.copy(cache, text)
     exe = build_guest_tool("swapper")
     return [text, exe]
+
+
+REALMEM_SETS = ("python-index", "cc1plus", "node-objects", "sqlite-cache")
+
+
+def realmem_images(sets, img_mib):
+    """The images of real application memory SETS (of REALMEM_SETS), made
+    by scripts/mkdatasets when missing (it keeps what it made before); their
+    paths and manifests (realmem, zparams)."""
+    d = os.environ.get("BENCH_REALMEM_DIR")
+    cmd = [os.path.join(TOP, "scripts", "mkdatasets"), "--mib", str(img_mib)]
+    if d:
+        cmd += ["--dir", d]
+    else:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+        d = os.path.join(cache, "zsmalloc_ng", "datasets")
+    r = subprocess.run(cmd + list(sets), capture_output=True, text=True)
+    log("mkdatasets: " + " ".join(r.stdout.split("\n")).strip())
+    if r.returncode:
+        die("mkdatasets failed: %s" % r.stderr.strip())
+    paths, manifests = [], {}
+    for s in sets:
+        path = os.path.join(d, s + ".img")
+        with open(path + ".json") as f:
+            man = json.load(f)
+        paths.append(path)
+        manifests[s] = {k: man.get(k) for k in ("bytes", "sha256", "zero_pages_dropped",
+                                               "inputs", "recipe")}
+    return paths, manifests
