@@ -13,6 +13,7 @@
 
 #include "kernel_version.h"
 
+#include <linux/mm.h>
 #include <linux/zstd.h>
 
 #if ZSNG_KERNEL_SINCE(6, 12)
@@ -26,6 +27,16 @@ compat_zstd_custom_mem(void *(*alloc)(void *opaque, size_t size),
 	zstd_custom_mem mem = { .customAlloc = alloc, .customFree = free };
 
 	return mem;
+}
+
+/*
+ * zstd's parameters for a page at @level with a @dict_size dictionary
+ * (zstd_get_params() sizes the tables for the page alone).
+ */
+static inline void compat_zstd_dict_cparams(zstd_parameters *prm, int level,
+					    size_t dict_size)
+{
+	prm->cParams = zstd_get_cparams(level, PAGE_SIZE, dict_size);
 }
 #endif
 
