@@ -247,6 +247,9 @@ class Pool {
 	Pool() = default;
 	bool init(Policy policy, u32 max_pages, u32 flags);
 	bool init_classes(const ClassGeometry *geo, u32 nr);
+	void init_borrow();
+	Zspage *borrow_slot(SizeClass *c, HandleSlot *slot, bool pinned,
+			    SizeClass **from);
 
 	bool init_class_locks();
 	Zspage *alloc_zspage(SizeClass *c, u32 gfp);
@@ -318,6 +321,7 @@ class Pool {
 	void *lru_lock_ = nullptr;
 	bool auto_compact_ = false;
 	bool growing_ = false; /* ZSNG_POOL_GROWING_CHAINS */
+	bool borrow_ = false; /* ZSNG_POOL_BORROW_SLOTS */
 	ListNode lru_list_ = {}; /* head: newest allocation; tail: reclaimed */
 	ListNode reclaiming_ = {}; /* LruLinks of the zspages being reclaimed */
 	void *compact_work_ = nullptr;
@@ -326,6 +330,7 @@ class Pool {
 	ulong objs_evicted_ = 0;
 	ulong evict_failed_ = 0;
 	ulong auto_compactions_ = 0; /* atomic */
+	ulong slots_borrowed_ = 0; /* atomic */
 	/* kick_auto_compact()'s stamps (zsng_svc_now_ms(), 0: none); atomic */
 	u64 compact_due_since_ = 0;
 	u64 compact_deferred_at_ = 0;

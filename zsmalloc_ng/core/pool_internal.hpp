@@ -90,6 +90,7 @@ struct SizeClass {
 	bool huge;
 	bool legacy_order; /* 6.1's "inuse optimisation" in insert() */
 	u16 frees_unchecked; /* auto-compaction: frees since the pool check */
+	u16 borrow_last; /* the largest class it may borrow from (itself: none) */
 	/* One allocation (init_class_groups()), starting at groups: */
 	ListNode *groups; /* nr_groups list heads */
 	u64 *nonempty; /* bit g set <=> groups[g] is not empty */

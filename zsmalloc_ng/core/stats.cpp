@@ -54,6 +54,7 @@ void Pool::stats(PoolStats *out)
 	out->movable = movable_;
 	out->flags = flags_;
 	out->auto_compactions = read_once(auto_compactions_);
+	out->slots_borrowed = read_once(slots_borrowed_);
 	out->pages_migrated = read_once(pages_migrated_);
 	out->migrate_refused = read_once(migrate_refused_);
 	out->objs_evicted = 0;

@@ -7,7 +7,8 @@
  * between operations) and whether it keeps an LRU (op 6|16 then reclaims a
  * zspage through an evict callback that checks and frees each object, and
  * sometimes fails) and whether its chains grow (ZSNG_POOL_GROWING_CHAINS:
- * classes mix short and long zspages); then each op is one byte of
+ * classes mix short and long zspages) and its classes lend each other
+ * slots (ZSNG_POOL_BORROW_SLOTS); then each op is one byte of
  * opcode and a few bytes
  * of argument. The shadow keeps, per
  * live handle, its length and the seed of its contents, so every read,
@@ -117,10 +118,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	uint8_t second = in.u8();
 	bool movable = second & 1, lru = second & 2, growing = second & 4;
+	bool borrow = second & 8;
 	zsng_core_pool *pool = zsng_core_create(
 		policy, max_pages,
 		(movable ? ZSNG_POOL_MOVABLE : 0) | (lru ? ZSNG_POOL_LRU : 0) |
-			(growing ? ZSNG_POOL_GROWING_CHAINS : 0));
+			(growing ? ZSNG_POOL_GROWING_CHAINS : 0) |
+			(borrow ? ZSNG_POOL_BORROW_SLOTS : 0));
 	if (!pool)
 		__builtin_trap();
 	unsigned int nr = zsng_core_nr_classes(pool);

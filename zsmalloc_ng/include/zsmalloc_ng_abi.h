@@ -95,13 +95,20 @@ static inline int zsng_is_error(unsigned long handle)
  *   enough objects for the longer chain's better packing to pay for its
  *   longer tail (core/size_class.hpp); then zspages of up to the pool's
  *   chain length.
+ * ZSNG_POOL_BORROW_SLOTS: an object whose class has no free slot takes one
+ *   of a larger class of the same short geometry (the classes 6.1's
+ *   zsmalloc merges into one) that has, before a zspage is allocated for
+ *   it: neighbouring classes share their partly filled zspages
+ *   (core/pool.cpp, "Borrowed slots").
  */
 #define ZSNG_POOL_MOVABLE 0x1u
 #define ZSNG_POOL_LRU 0x2u
 #define ZSNG_POOL_AUTO_COMPACT 0x4u
 #define ZSNG_POOL_GROWING_CHAINS 0x8u
+#define ZSNG_POOL_BORROW_SLOTS 0x10u
 #define ZSNG_POOL_FLAGS (ZSNG_POOL_MOVABLE | ZSNG_POOL_LRU | \
-			 ZSNG_POOL_AUTO_COMPACT | ZSNG_POOL_GROWING_CHAINS)
+			 ZSNG_POOL_AUTO_COMPACT | ZSNG_POOL_GROWING_CHAINS | \
+			 ZSNG_POOL_BORROW_SLOTS)
 #define ZSNG_AUTO_COMPACT_MIN_PAGES 16
 #define ZSNG_AUTO_COMPACT_RATIO 8
 #define ZSNG_AUTO_COMPACT_CHECK_FREES 16
@@ -126,6 +133,7 @@ struct zsng_pool_stats {
 	unsigned long objs_evicted;	/* evict callbacks that succeeded */
 	unsigned long evict_failed;	/* ... and that failed */
 	unsigned long pages_reclaimed;	/* pages freed by zsng_core_reclaim() */
+	unsigned long slots_borrowed;	/* objects put in a larger class's slot */
 };
 
 /* One size class, as debugfs's classes table and the tests see it. */

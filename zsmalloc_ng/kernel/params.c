@@ -65,6 +65,16 @@ MODULE_PARM_DESC(growing_chains,
 		 __stringify(ZSNG_MIN_CHAIN_PAGES)
 		 " pages until they hold enough objects for longer ones to pay (default: Y before Linux 6.3, whose zsmalloc has 4-page chains; N since)");
 
+/*
+ * An object whose class is full takes a free slot of a larger class that
+ * 6.1's zsmalloc would have merged with it (core/pool.cpp, "Borrowed
+ * slots"): neighbouring classes share their tails.
+ */
+static bool borrow_slots = true;
+module_param(borrow_slots, bool, 0644);
+MODULE_PARM_DESC(borrow_slots,
+		 "Objects of pools created from now on whose class is full take a free slot of a larger class of the same 4-page geometry before a new zspage (default: Y)");
+
 /* max_pages_per_zspage is read-only: checked once, at load (main.c). */
 int zsng_params_check(void)
 {
@@ -94,5 +104,6 @@ EXPORT_SYMBOL_GPL(zsng_default_policy);
 unsigned int zsng_params_pool_flags(void)
 {
 	return (READ_ONCE(movable) ? ZSNG_POOL_MOVABLE : 0) |
-	       (READ_ONCE(growing_chains) ? ZSNG_POOL_GROWING_CHAINS : 0);
+	       (READ_ONCE(growing_chains) ? ZSNG_POOL_GROWING_CHAINS : 0) |
+	       (READ_ONCE(borrow_slots) ? ZSNG_POOL_BORROW_SLOTS : 0);
 }

@@ -102,16 +102,19 @@ void worker(zsng_core_pool *pool, unsigned int id, WorkerResult *res)
  * The workers and the compactor on a pool of @policy; with @migrate also a
  * simulated page migrator (user/movable_user.cpp) moving random pages of
  * the movable pool, waiting for mappers or not, until the workers end.
- * The movable pool has growing chains too, as zram_ng's pools have: its
- * classes mix short and long zspages while everything runs.
+ * The movable pool has growing chains and borrowed slots too, as zram_ng's
+ * pools have: its classes mix short and long zspages and lend each other
+ * slots while everything runs.
  */
 static void stress(int policy, bool migrate)
 {
 	long pages0 = zsng_user_live_pages(), allocs0 = zsng_user_live_allocs();
 	long warnings0 = zsng_user_warnings();
-	PoolPtr pool = make_pool(
-		policy, ZSNG_DEFAULT_CHAIN_PAGES,
-		migrate ? ZSNG_POOL_MOVABLE | ZSNG_POOL_GROWING_CHAINS : 0);
+	PoolPtr pool = make_pool(policy, ZSNG_DEFAULT_CHAIN_PAGES,
+				 migrate ? ZSNG_POOL_MOVABLE |
+						   ZSNG_POOL_GROWING_CHAINS |
+						   ZSNG_POOL_BORROW_SLOTS :
+					   0);
 	std::atomic<int> running{ kWorkers };
 	std::vector<std::thread> threads;
 	WorkerResult res[kWorkers];
