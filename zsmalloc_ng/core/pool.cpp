@@ -202,10 +202,10 @@ void Pool::init_borrow()
 Zspage *Pool::borrow_slot(SizeClass *c, HandleSlot *slot, bool pinned,
 			  SizeClass **from)
 {
-	/* what @c's own next zspage would cost per object (alloc_zspage()) */
-	bool is_long = read_once(c->obj_used) >= c->long_after;
-	u32 pages = is_long ? c->pages_per_zspage : c->short_pages;
-	u32 objs = is_long ? c->objs_per_zspage : c->short_objs;
+	/* what @c's own next zspage would cost per object */
+	u32 pages, objs;
+
+	c->next_geometry(&pages, &objs);
 
 	for (u32 bi = (u32)(c - classes_) + 1; bi <= c->borrow_last; bi++) {
 		SizeClass *b = &classes_[bi];
@@ -315,11 +315,11 @@ u32 Pool::class_index(ulong size) const
  */
 Zspage *Pool::alloc_zspage(SizeClass *c, u32 gfp)
 {
-	bool is_long = read_once(c->obj_used) >= c->long_after;
-	u32 pages = is_long ? c->pages_per_zspage : c->short_pages;
-	u32 objs = is_long ? c->objs_per_zspage : c->short_objs;
-	Zspage *zs = alloc_desc(pages, gfp);
+	u32 pages, objs;
+	Zspage *zs;
 
+	c->next_geometry(&pages, &objs);
+	zs = alloc_desc(pages, gfp);
 	if (!zs)
 		return nullptr;
 	zs->nr_pages = (u16)pages;

@@ -78,6 +78,15 @@ struct SizeClass {
 	/* compaction.cpp: pages compaction could free; also without the lock */
 	ulong can_compact() const;
 
+	/* the geometry of the class's next zspage: short until long_after */
+	void next_geometry(u32 *pages, u32 *objs) const
+	{
+		bool is_long = read_once(obj_used) >= long_after;
+
+		*pages = is_long ? pages_per_zspage : short_pages;
+		*objs = is_long ? objs_per_zspage : short_objs;
+	}
+
 	/* The class lock, or the pool's LRU lock (lru.cpp). */
 	alignas(kCacheLine) void *lock;
 	u32 size;
