@@ -30,13 +30,14 @@ compat_zstd_custom_mem(void *(*alloc)(void *opaque, size_t size),
 }
 
 /*
- * zstd's parameters for a page at @level with a @dict_size dictionary
- * (zstd_get_params() sizes the tables for the page alone).
+ * zstd's parameters for @src_size bytes (a page, or a group of pages) at
+ * @level with a @dict_size dictionary (zstd_get_params() sizes the tables
+ * for the input alone).
  */
 static inline void compat_zstd_dict_cparams(zstd_parameters *prm, int level,
-					    size_t dict_size)
+					    size_t src_size, size_t dict_size)
 {
-	prm->cParams = zstd_get_cparams(level, PAGE_SIZE, dict_size);
+	prm->cParams = zstd_get_cparams(level, src_size, dict_size);
 }
 #endif
 

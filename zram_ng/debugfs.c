@@ -5,7 +5,8 @@
  * i(dle), in the format of Linux 6.1's zram with
  * CONFIG_ZRAM_MEMORY_TRACKING, then r(ecompressed with a secondary
  * algorithm) and n (no algorithm shrank it: incompressible), which
- * upstream added with recompression (6.2).
+ * upstream added with recompression (6.2), then zram_ng's own g (a
+ * member of a group: group.c).
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
@@ -75,7 +76,7 @@ static int block_state_show(struct seq_file *m, void *v)
 	struct zram_ng *zram = m->private;
 	u32 index = *(loff_t *)v;
 	struct timespec64 ts;
-	char flags[7];
+	char flags[8];
 
 	/* emptied since ->next found it */
 	if (!slot_lock(zram, index))
@@ -88,7 +89,8 @@ static int block_state_show(struct seq_file *m, void *v)
 	flags[4] = slot_priority(zram, index) ? 'r' : '.';
 	flags[5] = slot_test_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE) ?
 		   'n' : '.';
-	flags[6] = '\0';
+	flags[6] = slot_test_flag(zram, index, ZRAM_NG_GROUPED) ? 'g' : '.';
+	flags[7] = '\0';
 	slot_unlock(zram, index);
 
 	seq_printf(m, "%12u %12lld.%06lu %s\n", index, (s64)ts.tv_sec,

@@ -27,6 +27,7 @@
 #include "compat/device_class.h"
 #include "backing.h"
 #include "features.h"
+#include "group.h"
 #include "slot.h"
 #include "zcomp.h"
 
@@ -273,6 +274,7 @@ static const struct attribute_group *zram_ng_disk_groups[] = {
 	&zram_ng_writeback_group,
 	&zram_ng_idle_group,
 	&zram_ng_recomp_group,
+	&zram_ng_grouping_group,
 	NULL,
 };
 
@@ -473,6 +475,7 @@ static void zram_ng_destroy_devices(void)
 	unregister_blkdev(zram_ng_major, "zram_ng");
 	zram_ng_debugfs_exit();
 	zram_ng_slot_layer_exit();
+	zram_ng_group_layer_exit();
 	zram_ng_backing_exit();
 	zcomp_ng_hp_exit();
 }

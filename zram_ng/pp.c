@@ -15,8 +15,50 @@
  * slot (-EIO, -ENOSPC), whether that one is wanted or not.
  */
 #include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "group.h"
 #include "pp.h"
 #include "slot.h"
+
+/*
+ * Splits the "key=value ..." written to an attribute (recompress,
+ * recomp_algorithm, algorithm_params, group_recompress) into @args (at
+ * most ZRAM_NG_MAX_ARGS), in a copy of @buf the caller kfree()s, returned
+ * in *@copy even on failure. @keys (NULL-terminated) are the keys the
+ * attribute takes. The number of pairs, or -EINVAL for a key without a
+ * value, a key not in @keys, a key given twice (as the newest upstream
+ * refuses them: which one would count is a guess) or too many pairs;
+ * -ENOMEM.
+ */
+int zram_ng_split_args(const char *buf, char **copy, struct zram_ng_arg *args,
+		       const char *const *keys)
+{
+	char *rest;
+	int n = 0, i;
+
+	*copy = kstrdup(buf, GFP_KERNEL);
+	if (!*copy)
+		return -ENOMEM;
+	rest = skip_spaces(*copy);
+	while (*rest) {
+		if (n == ZRAM_NG_MAX_ARGS)
+			return -EINVAL;
+		rest = next_arg(rest, &args[n].param, &args[n].val);
+		if (!args[n].val || !*args[n].val)
+			return -EINVAL;
+		for (i = 0; keys[i]; i++)
+			if (!strcmp(args[n].param, keys[i]))
+				break;
+		if (!keys[i])
+			return -EINVAL;
+		for (i = 0; i < n; i++)
+			if (!strcmp(args[n].param, args[i].param))
+				return -EINVAL;
+		n++;
+	}
+	return n;
+}
 
 /* Starts a pass on @zram (initialised, init_lock held): 0 or -EAGAIN. */
 int zram_ng_pp_begin(struct zram_ng *zram)
@@ -31,8 +73,10 @@ void zram_ng_pp_end(struct zram_ng *zram)
 
 /*
  * Whether slot @index (locked) is one @ctl wants: it holds a compressed
- * object (neither same-filled nor on the backing device), no writeback
- * has it, and it is what ->want and ->min_size ask.
+ * object (neither same-filled nor on the backing device) or is a member
+ * of a group ZRAM_NG_PP_REGROUP takes, no pass has it, and it is what
+ * ->want and ->min_size ask. The member keeps its group alive while its
+ * lock is held.
  */
 static bool zram_ng_pp_wanted(struct zram_ng *zram, u32 index,
 			      const struct zram_ng_pp_ctl *ctl)
@@ -41,6 +85,14 @@ static bool zram_ng_pp_wanted(struct zram_ng *zram, u32 index,
 	    slot_test_flag(zram, index, ZRAM_NG_SAME) ||
 	    slot_test_flag(zram, index, ZRAM_NG_WB) ||
 	    slot_test_flag(zram, index, ZRAM_NG_UNDER_WB))
+		return false;
+	if (slot_test_flag(zram, index, ZRAM_NG_GROUPED) &&
+	    (!(ctl->want & ZRAM_NG_PP_REGROUP) ||
+	     !zram_ng_group_mostly_dead((struct zram_ng_group *)
+					slot_handle(zram, index))))
+		return false;
+	if ((ctl->want & ZRAM_NG_PP_NOT_HUGE) &&
+	    slot_test_flag(zram, index, ZRAM_NG_HUGE))
 		return false;
 	if ((ctl->want & ZRAM_NG_PP_COMPRESSIBLE) &&
 	    slot_test_flag(zram, index, ZRAM_NG_INCOMPRESSIBLE))

@@ -14,6 +14,13 @@
 #define ZRAM_NG_PP_HUGE			BIT(1)	/* only huge ones */
 #define ZRAM_NG_PP_COMPRESSIBLE		BIT(2)	/* not ZRAM_NG_INCOMPRESSIBLE */
 #define ZRAM_NG_PP_INCOMPRESSIBLE	BIT(3)	/* only ZRAM_NG_INCOMPRESSIBLE */
+#define ZRAM_NG_PP_NOT_HUGE		BIT(4)	/* no huge ones */
+/*
+ * Members of groups that are mostly dead too (grouping.c makes them
+ * anew); without it, and in any case for the other members, a pass never
+ * wants a member of a group.
+ */
+#define ZRAM_NG_PP_REGROUP		BIT(5)
 
 /* ->take's answer: done with the slot, or hand it to ->process. */
 #define ZRAM_NG_PP_DONE		0
@@ -56,6 +63,16 @@ static inline u32 zram_ng_pp_bucket_size(unsigned int bucket)
 {
 	return DIV_ROUND_UP(bucket * PAGE_SIZE, ZRAM_NG_PP_SIZE_BUCKETS - 1);
 }
+
+/* The most key=value pairs a post-processing attribute takes at once. */
+#define ZRAM_NG_MAX_ARGS	16
+
+struct zram_ng_arg {
+	char *param, *val;
+};
+
+int zram_ng_split_args(const char *buf, char **copy, struct zram_ng_arg *args,
+		       const char *const *keys);
 
 int zram_ng_pp_begin(struct zram_ng *zram);
 void zram_ng_pp_end(struct zram_ng *zram);

@@ -79,52 +79,6 @@ static ssize_t recomp_algorithm_show(struct device *dev,
 	return sz;
 }
 
-/* The most key=value pairs an attribute of this file takes at once. */
-#define ZRAM_NG_MAX_ARGS	16
-
-struct zram_ng_arg {
-	char *param, *val;
-};
-
-/*
- * Splits the "key=value ..." written to an attribute into @args (at most
- * ZRAM_NG_MAX_ARGS), in a copy of @buf the caller kfree()s, returned in
- * *@copy even on failure. @keys (NULL-terminated) are the keys the
- * attribute takes. The number of pairs, or -EINVAL for a key without a
- * value, a key not in @keys, a key given twice (as the newest upstream
- * refuses them: which one would count is a guess) or too many pairs;
- * -ENOMEM.
- */
-static int zram_ng_split_args(const char *buf, char **copy,
-			      struct zram_ng_arg *args,
-			      const char *const *keys)
-{
-	char *rest;
-	int n = 0, i;
-
-	*copy = kstrdup(buf, GFP_KERNEL);
-	if (!*copy)
-		return -ENOMEM;
-	rest = skip_spaces(*copy);
-	while (*rest) {
-		if (n == ZRAM_NG_MAX_ARGS)
-			return -EINVAL;
-		rest = next_arg(rest, &args[n].param, &args[n].val);
-		if (!args[n].val || !*args[n].val)
-			return -EINVAL;
-		for (i = 0; keys[i]; i++)
-			if (!strcmp(args[n].param, keys[i]))
-				break;
-		if (!keys[i])
-			return -EINVAL;
-		for (i = 0; i < n; i++)
-			if (!strcmp(args[n].param, args[i].param))
-				return -EINVAL;
-		n++;
-	}
-	return n;
-}
-
 static const char *const zram_ng_recomp_algorithm_keys[] = {
 	"algo", "priority", NULL
 };

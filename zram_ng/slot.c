@@ -128,14 +128,9 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include "backing.h"
+#include "group.h"
 #include "slot.h"
 #include "zcomp.h"
-
-/* The allocation of a writer holding a compression stream: no sleeping. */
-#define ZRAM_NG_NOSLEEP_GFP	(__GFP_KSWAPD_RECLAIM | __GFP_NOWARN | \
-				 __GFP_HIGHMEM | __GFP_MOVABLE)
-/* The one that may sleep, once the stream is dropped. */
-#define ZRAM_NG_SLEEP_GFP	(GFP_NOIO | __GFP_HIGHMEM | __GFP_MOVABLE)
 
 /*
  * Leaves kept in reserve for writers under memory pressure: one per
@@ -400,6 +395,16 @@ void zram_ng_slot_free(struct zram_ng *zram, u32 index)
 	if (!handle)
 		return;
 
+	if (slot_test_flag(zram, index, ZRAM_NG_GROUPED)) {
+		slot_clear_flag(zram, index, ZRAM_NG_GROUPED);
+		zram_ng_group_leave(zram, (struct zram_ng_group *)handle,
+				    slot_obj_size(zram, index));
+		atomic64_sub(slot_obj_size(zram, index),
+			     &zram->stats.compr_data_size);
+		atomic64_dec(&zram->stats.pages_stored);
+		goto out;
+	}
+
 	zsng_free(zram->mem_pool, handle);
 	atomic64_sub(slot_obj_size(zram, index), &zram->stats.compr_data_size);
 	atomic64_dec(&zram->stats.pages_stored);
@@ -437,6 +442,30 @@ static void zram_ng_slot_install_same(struct zram_ng *zram, u32 index,
 	slot_set_flag(zram, index, ZRAM_NG_SAME);
 	slot_set_element(zram, index, element);
 	atomic64_inc(&zram->stats.same_pages);
+	atomic64_inc(&zram->stats.pages_stored);
+}
+
+/*
+ * Called with the slot locked: its page is now page @k of the group @grp
+ * (grouping.c made it), charged with its share of the stream's bytes. The
+ * access time and the idle mark stay: the page is as cold as it was.
+ */
+void zram_ng_slot_install_group(struct zram_ng *zram, u32 index,
+				struct zram_ng_group *grp, unsigned int k)
+{
+	u32 share = zram_ng_group_share(grp, k);
+	ktime_t ac_time = slot_ac_time(zram, index);
+	bool idle = slot_test_flag(zram, index, ZRAM_NG_IDLE);
+
+	zram_ng_slot_free(zram, index);
+	zram_ng_group_join(zram, grp, k);
+	slot_set_flag(zram, index, ZRAM_NG_GROUPED);
+	slot_set_handle(zram, index, (unsigned long)grp);
+	slot_set_obj_size(zram, index, share);
+	slot_set_ac_time(zram, index, ac_time);
+	if (idle)
+		slot_set_flag(zram, index, ZRAM_NG_IDLE);
+	atomic64_add(share, &zram->stats.compr_data_size);
 	atomic64_inc(&zram->stats.pages_stored);
 }
 
@@ -527,6 +556,14 @@ int zram_ng_slot_read_locked(struct zram_ng *zram, struct page *page,
 		fill_page(dst, value);
 		kunmap_local(dst);
 		return 0;
+	}
+
+	if (slot_test_flag(zram, index, ZRAM_NG_GROUPED)) {
+		dst = kmap_local_page(page);
+		ret = zram_ng_group_read(zram, (struct zram_ng_group *)handle,
+					 index, dst);
+		kunmap_local(dst);
+		return ret;
 	}
 
 	size = slot_obj_size(zram, index);
@@ -714,6 +751,10 @@ static void zram_ng_destroy_comps(struct zram_ng *zram)
 			zcomp_ng_destroy(zram->comps[prio]);
 		zram->comps[prio] = NULL;
 	}
+	/* after the slots: no group is left to decompress with it */
+	if (zram->group_comp)
+		zcomp_ng_destroy(zram->group_comp);
+	zram->group_comp = NULL;
 }
 
 /*

@@ -31,11 +31,12 @@ enum zram_ng_slot_flag {
 	ZRAM_NG_SAME,		/* every word equals ->element, no handle */
 	ZRAM_NG_HUGE,		/* stored uncompressed, PAGE_SIZE bytes */
 	ZRAM_NG_WB,		/* on the backing device, block ->element */
-	ZRAM_NG_UNDER_WB,	/* a writeback of the slot is in flight */
+	ZRAM_NG_UNDER_WB,	/* a pass (writeback, grouping) has the slot */
 	ZRAM_NG_IDLE,		/* not accessed since the last idle marking */
 	ZRAM_NG_INCOMPRESSIBLE,	/* no secondary algorithm shrank it */
 	ZRAM_NG_PRIO_BIT0,	/* the priority: two bits, this one ... */
 	ZRAM_NG_PRIO_BIT1,	/* ... and this one */
+	ZRAM_NG_GROUPED,	/* a member of the group ->handle (group.c) */
 	ZRAM_NG_COUNTED,	/* counted in its leaf's busy (slot.c) */
 	__NR_ZRAM_NG_FLAGS,	/* the access time starts here */
 };
@@ -280,6 +281,9 @@ void zram_ng_slot_install(struct zram_ng *zram, u32 index,
 			  unsigned long handle, unsigned int len, u32 prio);
 void zram_ng_slot_install_wb(struct zram_ng *zram, u32 index,
 			     unsigned long blk);
+struct zram_ng_group;
+void zram_ng_slot_install_group(struct zram_ng *zram, u32 index,
+				struct zram_ng_group *grp, unsigned int k);
 
 unsigned long zram_ng_obj_store_nosleep(struct zram_ng *zram, const void *src,
 					unsigned int len);

@@ -46,7 +46,8 @@ static int zcomp_ng_crypto_setup(struct zcomp_ng *comp)
 	return 0;
 }
 
-static void *zcomp_ng_crypto_ctx_create(struct zcomp_ng *comp)
+static void *zcomp_ng_crypto_ctx_create(struct zcomp_ng *comp,
+					unsigned int src_max)
 {
 	struct crypto_comp *tfm = crypto_alloc_comp(comp->name, 0, 0);
 
@@ -59,19 +60,22 @@ static void zcomp_ng_crypto_ctx_destroy(struct zcomp_ng *comp, void *ctx)
 }
 
 static int zcomp_ng_crypto_compress(struct zcomp_ng *comp, void *ctx,
-				    const void *src, void *dst,
-				    unsigned int *dst_len)
+				    const void *src, unsigned int src_len,
+				    void *dst, unsigned int *dst_len)
 {
-	return crypto_comp_compress(ctx, src, PAGE_SIZE, dst, dst_len);
+	return crypto_comp_compress(ctx, src, src_len, dst, dst_len);
 }
 
 static int zcomp_ng_crypto_decompress(struct zcomp_ng *comp, void *ctx,
 				      const void *src, unsigned int src_len,
-				      void *dst)
+				      void *dst, unsigned int dst_len)
 {
-	unsigned int dst_len = PAGE_SIZE;
+	unsigned int len = dst_len;
+	int ret = crypto_comp_decompress(ctx, src, src_len, dst, &len);
 
-	return crypto_comp_decompress(ctx, src, src_len, dst, &dst_len);
+	if (ret)
+		return ret;
+	return len == dst_len ? 0 : -EINVAL;
 }
 
 static const struct zcomp_ng_backend zcomp_ng_crypto = {
@@ -106,7 +110,7 @@ static int zcomp_ng_strm_init(struct zcomp_ng_strm *zstrm,
 			      struct zcomp_ng *comp)
 {
 	zstrm->comp = comp;
-	zstrm->ctx = comp->be->ctx_create(comp);
+	zstrm->ctx = comp->be->ctx_create(comp, PAGE_SIZE);
 	zstrm->buffer = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 1);
 	if (!zstrm->ctx || !zstrm->buffer) {
 		zcomp_ng_strm_free(zstrm);
@@ -167,16 +171,58 @@ int zcomp_ng_compress(struct zcomp_ng_strm *zstrm, const void *src,
 
 	/* the output buffer is two pages: room for incompressible data */
 	*dst_len = PAGE_SIZE * 2;
-	return comp->be->compress(comp, zstrm->ctx, src, zstrm->buffer,
-				  dst_len);
+	return comp->be->compress(comp, zstrm->ctx, src, PAGE_SIZE,
+				  zstrm->buffer, dst_len);
 }
 
+/* A page, from @src_len bytes compressed. */
 int zcomp_ng_decompress(struct zcomp_ng_strm *zstrm, const void *src,
 			unsigned int src_len, void *dst)
 {
+	return zcomp_ng_decompress_len(zstrm, src, src_len, dst, PAGE_SIZE);
+}
+
+/*
+ * Exactly @dst_len bytes (a group of pages: group.c), from @src_len bytes
+ * compressed by a state of zcomp_ng_ctx_create(). A stream's state
+ * decompresses inputs of any size: only compressing needs to know it.
+ */
+int zcomp_ng_decompress_len(struct zcomp_ng_strm *zstrm, const void *src,
+			    unsigned int src_len, void *dst,
+			    unsigned int dst_len)
+{
 	struct zcomp_ng *comp = zstrm->comp;
 
-	return comp->be->decompress(comp, zstrm->ctx, src, src_len, dst);
+	return comp->be->decompress(comp, zstrm->ctx, src, src_len, dst,
+				    dst_len);
+}
+
+/*
+ * A state of its own, outside the streams, that compresses inputs of up
+ * to @src_max bytes (a grouping pass owns one: group.c); NULL when there
+ * is no memory for it. May sleep.
+ */
+void *zcomp_ng_ctx_create(struct zcomp_ng *comp, unsigned int src_max)
+{
+	return comp->be->ctx_create(comp, src_max);
+}
+
+void zcomp_ng_ctx_destroy(struct zcomp_ng *comp, void *ctx)
+{
+	if (ctx)
+		comp->be->ctx_destroy(comp, ctx);
+}
+
+/*
+ * Compresses @src_len bytes (at most the @ctx's src_max) into @dst, which
+ * has room for *@dst_len; *@dst_len is then the compressed size. An error
+ * when it does not fit.
+ */
+int zcomp_ng_compress_ctx(struct zcomp_ng *comp, void *ctx, const void *src,
+			  unsigned int src_len, void *dst,
+			  unsigned int *dst_len)
+{
+	return comp->be->compress(comp, ctx, src, src_len, dst, dst_len);
 }
 
 static int zcomp_ng_cpu_up_prepare(unsigned int cpu, struct hlist_node *node)

@@ -40,20 +40,26 @@ struct zcomp_ng_strm {
 /*
  * A backend. ->setup checks the parameters (-EINVAL for a level out of
  * range, -EOPNOTSUPP for what it cannot do) and builds what the streams
- * share (->shared); ->ctx_create makes one stream's state (may sleep);
- * ->compress and ->decompress run with the stream's local lock held (no
+ * share (->shared); ->ctx_create makes the state that compresses inputs
+ * of up to @src_max bytes (PAGE_SIZE for a stream; a group of pages for
+ * a grouping pass, group.c) and decompresses anything (may sleep);
+ * ->compress takes @src_len bytes and at most *@dst_len of room, and
+ * ->decompress must give exactly @dst_len bytes. Both run with the
+ * stream's local lock held, or in the pass that owns the state (no
  * sleeping, no allocation).
  */
 struct zcomp_ng_backend {
 	const char *name;
 	int (*setup)(struct zcomp_ng *comp);
 	void (*release)(struct zcomp_ng *comp);
-	void *(*ctx_create)(struct zcomp_ng *comp);
+	void *(*ctx_create)(struct zcomp_ng *comp, unsigned int src_max);
 	void (*ctx_destroy)(struct zcomp_ng *comp, void *ctx);
 	int (*compress)(struct zcomp_ng *comp, void *ctx, const void *src,
-			void *dst, unsigned int *dst_len);
+			unsigned int src_len, void *dst,
+			unsigned int *dst_len);
 	int (*decompress)(struct zcomp_ng *comp, void *ctx, const void *src,
-			  unsigned int src_len, void *dst);
+			  unsigned int src_len, void *dst,
+			  unsigned int dst_len);
 };
 
 struct zcomp_ng {
@@ -84,5 +90,13 @@ int zcomp_ng_compress(struct zcomp_ng_strm *zstrm, const void *src,
 		      unsigned int *dst_len);
 int zcomp_ng_decompress(struct zcomp_ng_strm *zstrm, const void *src,
 			unsigned int src_len, void *dst);
+int zcomp_ng_decompress_len(struct zcomp_ng_strm *zstrm, const void *src,
+			    unsigned int src_len, void *dst,
+			    unsigned int dst_len);
+void *zcomp_ng_ctx_create(struct zcomp_ng *comp, unsigned int src_max);
+void zcomp_ng_ctx_destroy(struct zcomp_ng *comp, void *ctx);
+int zcomp_ng_compress_ctx(struct zcomp_ng *comp, void *ctx, const void *src,
+			  unsigned int src_len, void *dst,
+			  unsigned int *dst_len);
 
 #endif /* _ZRAM_NG_ZCOMP_H */

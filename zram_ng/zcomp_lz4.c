@@ -42,12 +42,14 @@ static int zcomp_ng_lz4hc_setup(struct zcomp_ng *comp)
 				  LZ4HC_MIN_CLEVEL, LZ4HC_MAX_CLEVEL);
 }
 
-static void *zcomp_ng_lz4_ctx_create(struct zcomp_ng *comp)
+static void *zcomp_ng_lz4_ctx_create(struct zcomp_ng *comp,
+				     unsigned int src_max)
 {
 	return kvmalloc(LZ4_MEM_COMPRESS, GFP_KERNEL);
 }
 
-static void *zcomp_ng_lz4hc_ctx_create(struct zcomp_ng *comp)
+static void *zcomp_ng_lz4hc_ctx_create(struct zcomp_ng *comp,
+				       unsigned int src_max)
 {
 	return kvmalloc(LZ4HC_MEM_COMPRESS, GFP_KERNEL);
 }
@@ -57,7 +59,10 @@ static void zcomp_ng_lz4_ctx_destroy(struct zcomp_ng *comp, void *ctx)
 	kvfree(ctx);
 }
 
-/* The library's 0 means the output did not fit: never with two pages. */
+/*
+ * The library's 0 means the output did not fit: never for a page into a
+ * stream's two pages; a group (group.c) that does not fit is not made.
+ */
 static int zcomp_ng_lz4_len(int ret, unsigned int *dst_len)
 {
 	if (ret <= 0)
@@ -67,32 +72,32 @@ static int zcomp_ng_lz4_len(int ret, unsigned int *dst_len)
 }
 
 static int zcomp_ng_lz4_compress(struct zcomp_ng *comp, void *ctx,
-				 const void *src, void *dst,
-				 unsigned int *dst_len)
+				 const void *src, unsigned int src_len,
+				 void *dst, unsigned int *dst_len)
 {
-	return zcomp_ng_lz4_len(LZ4_compress_fast(src, dst, PAGE_SIZE,
+	return zcomp_ng_lz4_len(LZ4_compress_fast(src, dst, src_len,
 						  *dst_len,
 						  comp->params.level, ctx),
 				dst_len);
 }
 
 static int zcomp_ng_lz4hc_compress(struct zcomp_ng *comp, void *ctx,
-				   const void *src, void *dst,
-				   unsigned int *dst_len)
+				   const void *src, unsigned int src_len,
+				   void *dst, unsigned int *dst_len)
 {
-	return zcomp_ng_lz4_len(LZ4_compress_HC(src, dst, PAGE_SIZE, *dst_len,
+	return zcomp_ng_lz4_len(LZ4_compress_HC(src, dst, src_len, *dst_len,
 						comp->params.level, ctx),
 				dst_len);
 }
 
-/* Both formats are lz4 blocks: one decompressor, exactly a page out. */
+/* Both formats are lz4 blocks: one decompressor, exactly @dst_len out. */
 static int zcomp_ng_lz4_decompress(struct zcomp_ng *comp, void *ctx,
 				   const void *src, unsigned int src_len,
-				   void *dst)
+				   void *dst, unsigned int dst_len)
 {
-	int ret = LZ4_decompress_safe(src, dst, src_len, PAGE_SIZE);
+	int ret = LZ4_decompress_safe(src, dst, src_len, dst_len);
 
-	return ret == PAGE_SIZE ? 0 : -EINVAL;
+	return ret >= 0 && (unsigned int)ret == dst_len ? 0 : -EINVAL;
 }
 
 const struct zcomp_ng_backend zcomp_ng_lz4 = {

@@ -43,6 +43,8 @@ struct zcomp_ng_zstd_ctx {
 	zstd_cctx *cctx;
 	zstd_dctx *dctx;
 	void *cmem, *dmem;
+	/* the shared page-sized ones, or a group's (zcomp_ng_zstd_sized) */
+	zstd_parameters prm;
 };
 
 #ifdef COMPAT_HAVE_ZSTD_DICT
@@ -129,7 +131,8 @@ static int zcomp_ng_zstd_setup(struct zcomp_ng *comp)
 	sh->prm = zstd_get_params(p->level, PAGE_SIZE);
 #ifdef COMPAT_HAVE_ZSTD_DICT
 	if (p->dict)
-		compat_zstd_dict_cparams(&sh->prm, p->level, p->dict_size);
+		compat_zstd_dict_cparams(&sh->prm, p->level, PAGE_SIZE,
+					 p->dict_size);
 #endif
 	cparams = compat_zstd_cparams(&sh->prm);
 	sh->cwork = zstd_cctx_workspace_bound(&cparams);
@@ -149,18 +152,53 @@ static void zcomp_ng_zstd_ctx_destroy(struct zcomp_ng *comp, void *ctx)
 	kfree(z);
 }
 
-static void *zcomp_ng_zstd_ctx_create(struct zcomp_ng *comp)
+/*
+ * The parameters and compression workspace for inputs of @src_max bytes,
+ * larger than a page (a group of pages: group.c): zstd's for that size,
+ * so that the window spans the whole group, which is where grouping's
+ * gain comes from. With a dictionary, zstd sizes the window from the
+ * input too (it widens the dictionary's to fit the input): the workspace
+ * is the larger of the two estimates.
+ */
+static size_t zcomp_ng_zstd_sized(struct zcomp_ng *comp,
+				  unsigned int src_max, zstd_parameters *prm)
+{
+	zstd_compression_parameters cparams;
+	size_t work;
+
+	*prm = zstd_get_params(comp->params.level, src_max);
+	cparams = compat_zstd_cparams(prm);
+	work = zstd_cctx_workspace_bound(&cparams);
+#ifdef COMPAT_HAVE_ZSTD_DICT
+	if (comp->params.dict) {
+		zstd_parameters dprm = *prm;
+
+		compat_zstd_dict_cparams(&dprm, comp->params.level, src_max,
+					 comp->params.dict_size);
+		cparams = compat_zstd_cparams(&dprm);
+		work = max(work, zstd_cctx_workspace_bound(&cparams));
+	}
+#endif
+	return work;
+}
+
+static void *zcomp_ng_zstd_ctx_create(struct zcomp_ng *comp,
+				      unsigned int src_max)
 {
 	struct zcomp_ng_zstd_shared *sh = comp->shared;
 	struct zcomp_ng_zstd_ctx *z;
+	size_t cwork = sh->cwork;
 
 	z = kzalloc(sizeof(*z), GFP_KERNEL);
 	if (!z)
 		return NULL;
-	z->cmem = vzalloc(sh->cwork);
+	z->prm = sh->prm;
+	if (src_max > PAGE_SIZE)
+		cwork = zcomp_ng_zstd_sized(comp, src_max, &z->prm);
+	z->cmem = vzalloc(cwork);
 	z->dmem = vzalloc(sh->dwork);
 	if (z->cmem && z->dmem) {
-		z->cctx = zstd_init_cctx(z->cmem, sh->cwork);
+		z->cctx = zstd_init_cctx(z->cmem, cwork);
 		z->dctx = zstd_init_dctx(z->dmem, sh->dwork);
 	}
 	if (!z->cctx || !z->dctx) {
@@ -171,21 +209,21 @@ static void *zcomp_ng_zstd_ctx_create(struct zcomp_ng *comp)
 }
 
 static int zcomp_ng_zstd_compress(struct zcomp_ng *comp, void *ctx,
-				  const void *src, void *dst,
-				  unsigned int *dst_len)
+				  const void *src, unsigned int src_len,
+				  void *dst, unsigned int *dst_len)
 {
-	struct zcomp_ng_zstd_shared *sh = comp->shared;
+	struct zcomp_ng_zstd_shared *sh __maybe_unused = comp->shared;
 	struct zcomp_ng_zstd_ctx *z = ctx;
 	size_t ret;
 
 #ifdef COMPAT_HAVE_ZSTD_DICT
 	if (sh->cdict)
 		ret = zstd_compress_using_cdict(z->cctx, dst, *dst_len, src,
-						PAGE_SIZE, sh->cdict);
+						src_len, sh->cdict);
 	else
 #endif
 		ret = zstd_compress_cctx(z->cctx, dst, *dst_len, src,
-					 PAGE_SIZE, &sh->prm);
+					 src_len, &z->prm);
 	if (zstd_is_error(ret))
 		return -EINVAL;
 	*dst_len = ret;
@@ -194,7 +232,7 @@ static int zcomp_ng_zstd_compress(struct zcomp_ng *comp, void *ctx,
 
 static int zcomp_ng_zstd_decompress(struct zcomp_ng *comp, void *ctx,
 				    const void *src, unsigned int src_len,
-				    void *dst)
+				    void *dst, unsigned int dst_len)
 {
 	struct zcomp_ng_zstd_shared *sh __maybe_unused = comp->shared;
 	struct zcomp_ng_zstd_ctx *z = ctx;
@@ -202,13 +240,13 @@ static int zcomp_ng_zstd_decompress(struct zcomp_ng *comp, void *ctx,
 
 #ifdef COMPAT_HAVE_ZSTD_DICT
 	if (sh->ddict)
-		ret = zstd_decompress_using_ddict(z->dctx, dst, PAGE_SIZE, src,
+		ret = zstd_decompress_using_ddict(z->dctx, dst, dst_len, src,
 						  src_len, sh->ddict);
 	else
 #endif
-		ret = zstd_decompress_dctx(z->dctx, dst, PAGE_SIZE, src,
+		ret = zstd_decompress_dctx(z->dctx, dst, dst_len, src,
 					   src_len);
-	return !zstd_is_error(ret) && ret == PAGE_SIZE ? 0 : -EINVAL;
+	return !zstd_is_error(ret) && ret == dst_len ? 0 : -EINVAL;
 }
 
 const struct zcomp_ng_backend zcomp_ng_zstd = {

@@ -45,6 +45,7 @@
 
 #include <linux/bits.h>
 #include <linux/blkdev.h>
+#include <linux/gfp.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -57,6 +58,15 @@
 #define ZRAM_NG_LOGICAL_BLOCK_SHIFT	12
 #define ZRAM_NG_LOGICAL_BLOCK_SIZE	BIT(ZRAM_NG_LOGICAL_BLOCK_SHIFT)
 #define ZRAM_NG_MAX_ALGO_NAME		64
+
+/*
+ * The pool allocations: a writer holding a compression stream must not
+ * sleep; the one that may, once the stream is dropped (a write's retry,
+ * a grouping pass), must not recurse into I/O: the device may be swap.
+ */
+#define ZRAM_NG_NOSLEEP_GFP	(__GFP_KSWAPD_RECLAIM | __GFP_NOWARN | \
+				 __GFP_HIGHMEM | __GFP_MOVABLE)
+#define ZRAM_NG_SLEEP_GFP	(GFP_NOIO | __GFP_HIGHMEM | __GFP_MOVABLE)
 
 /*
  * Compression algorithms by priority: 0 is the primary (comp_algorithm),
@@ -87,6 +97,15 @@ struct zram_ng_stats {
 	atomic64_t bd_writes;		/* pages written to it */
 	atomic64_t bd_retired;		/* its blocks retired after a write error */
 	atomic64_t table_bytes;		/* the slot table: top array and leaves */
+	/* groups (group.c): those alive and what they hold */
+	atomic64_t groups;
+	atomic64_t grouped_pages;	/* slots pointing into a group */
+	atomic64_t group_bytes;		/* the streams' bytes */
+	atomic64_t group_dead_pages;	/* pages of groups no slot points at */
+	atomic64_t group_dead_bytes;	/* and their shares of the bytes */
+	atomic64_t group_meta_bytes;	/* the groups' own structures */
+	atomic64_t group_decomps;	/* reads that decompressed a group */
+	atomic64_t group_cache_hits;	/* reads the CPU's last group served */
 };
 
 /*
@@ -113,6 +132,11 @@ struct zram_ng {
 	 * that priority's algorithm changes
 	 */
 	struct zcomp_ng_params comp_params[ZRAM_NG_MAX_COMPS];
+	/*
+	 * Grouping's own zstd, when no secondary algorithm is set: made by
+	 * the first grouping pass (grouping.c), destroyed on reset (slot.c)
+	 */
+	struct zcomp_ng *group_comp;
 	struct gendisk *disk;
 	/* held for write by init/reset/attribute changes, read by I/O */
 	struct rw_semaphore init_lock;

@@ -93,8 +93,8 @@ ktap_result "hex pages are huge with lz4 ($(flags_in 0 1024 h) of 1024)" \
 ktap_result "random pages are huge ($(flags_in 1024 2048 h) of 1024)" \
 	test "$(flags_in 1024 2048 h)" -ge 1000
 ktap_result "zeros are same-filled" assert_eq 256 "$(flags_in 4096 4352 s)"
-ktap_result "block_state has six flag columns" \
-	sh -c "awk '{ print length(\$3) }' $DBG | sort -u | xargs | grep -qx 6"
+ktap_result "block_state has seven flag columns" \
+	sh -c "awk '{ print length(\$3) }' $DBG | sort -u | xargs | grep -qx 7"
 ktap_result "no page is r or n yet" assert_eq "0 0" "$(flags_in 0 99999 r) $(flags_in 0 99999 n)"
 # one hex page written back: never recompressed
 ktap_result "writeback page_index=4400" sh -c "echo page_index=4400 > $D/writeback"
@@ -137,7 +137,7 @@ ktap_result "... fio data verifies byte for byte" fio_tagged verify 8M 8M 50
 ktap_result "... same-filled pages not recompressed" assert_eq 0 "$(flags_in 4096 4352 r)"
 ktap_result "... still read as zeros" file_matches 4096 /tmp/rc-zero
 ktap_result "... the written-back page is w, not r" \
-	sh -c "awk '\$1 == 4400 { print \$3 }' $DBG | grep -qx '\\.w\\.[.i]\\.\\.'"
+	sh -c "awk '\$1 == 4400 { print \$3 }' $DBG | grep -qx '\\.w\\.[.i]\\.\\.\\.'"
 ktap_result "hex2 pages are r (255: one is written back)" assert_eq 255 "$(flags_in 4352 4608 r)"
 ktap_result "hex2 pages (and the written-back one) verify" file_matches 4352 /tmp/rc-hex2
 ktap_result "orig_data_size unchanged: 4608 pages" \

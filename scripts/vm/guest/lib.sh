@@ -42,6 +42,7 @@ MM_STAT_COLUMNS=$(stat_columns mm_stat)
 IO_STAT_COLUMNS=$(stat_columns io_stat)
 BD_STAT_COLUMNS=$(stat_columns bd_stat)
 NG_STAT_COLUMNS=$(stat_columns ng_stat)
+GROUP_STAT_COLUMNS=$(stat_columns group_stat)
 
 # zdev_sys DEV: print the sysfs directory of DEV (/sys/block/<name>;
 # $ZRAM_SYSFS replaces /sys/block, for scripts/tests/test-guest-lib)
@@ -95,6 +96,12 @@ bd_stat() {
 # e.g. "ng_stat zram_ng0 bd_retired"
 ng_stat() {
 	stat_field "$(zdev_sys "$1")/ng_stat" "$NG_STAT_COLUMNS" "$2"
+}
+
+# group_stat DEV NAME: print one column of group_stat by name, e.g.
+# "group_stat zram_ng0 grouped_pages"
+group_stat() {
+	stat_field "$(zdev_sys "$1")/group_stat" "$GROUP_STAT_COLUMNS" "$2"
 }
 
 # mm_stat_read DEV PREFIX: read mm_stat once (a consistent snapshot) into

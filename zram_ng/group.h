@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * zram_ng's groups (group.c): several idle pages compressed together as
+ * one stream, stored in page-sized chunks of the pool, which the member
+ * slots point at. The grouping pass (grouping.c) makes them; slot.c reads
+ * and frees members through the calls below.
+ */
+#ifndef _ZRAM_NG_GROUP_H
+#define _ZRAM_NG_GROUP_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+#include "zram_ng.h"
+
+/*
+ * The most pages a group holds. 16 pages (64 KiB) is where the gain of a
+ * longer stream flattens on real application memory (issue 30's table:
+ * 4 pages 0.53-0.57, 16 pages 0.51-0.53 of lz4's size with zstd) and
+ * what one read decompresses at worst.
+ */
+#define ZRAM_NG_GROUP_MAX_PAGES	16
+#define ZRAM_NG_GROUP_MIN_PAGES	2
+#define ZRAM_NG_GROUP_MAX_BYTES	(ZRAM_NG_GROUP_MAX_PAGES * PAGE_SIZE)
+
+/*
+ * A group: immutable once made, but for ->live. The members are the
+ * slots ->base + ->offs[k], k < ->nr, all in one leaf of the table
+ * (256 slots), in the order their pages are in the stream. ->live counts
+ * the members still pointing here (and, while the pass commits, the
+ * pass itself); the last one to leave frees the group.
+ */
+struct zram_ng_group {
+	u64 id;			/* never reused: the read cache's key */
+	struct zcomp_ng *comp;	/* decompresses it; lives until reset */
+	atomic_t live;
+	u32 base;		/* slot index of the leaf's first slot */
+	u32 comp_len;		/* bytes of the stream */
+	u8 nr;			/* pages in the stream */
+	u8 nr_chunks;		/* PAGE_SIZE bytes each but the last */
+	u8 offs[ZRAM_NG_GROUP_MAX_PAGES];
+	unsigned long chunks[];	/* allocator handles */
+};
+
+/* Whether half or more of @grp's pages are gone: the pass makes it anew. */
+static inline bool zram_ng_group_mostly_dead(struct zram_ng_group *grp)
+{
+	return 2 * atomic_read(&grp->live) <= grp->nr;
+}
+
+/* The share of the stream's bytes that member @k is charged for. */
+static inline u32 zram_ng_group_share(const struct zram_ng_group *grp,
+				      unsigned int k)
+{
+	return grp->comp_len / grp->nr + (k < grp->comp_len % grp->nr);
+}
+
+int zram_ng_group_caches_init(void);
+void zram_ng_group_layer_exit(void);
+
+struct zram_ng_group *zram_ng_group_make(struct zram_ng *zram,
+					 struct zcomp_ng *comp,
+					 const void *stream, u32 comp_len,
+					 u32 base, const u8 *offs, u8 nr);
+void zram_ng_group_join(struct zram_ng *zram, struct zram_ng_group *grp,
+			unsigned int k);
+void zram_ng_group_committed(struct zram_ng *zram, struct zram_ng_group *grp);
+void zram_ng_group_leave(struct zram_ng *zram, struct zram_ng_group *grp,
+			 u32 share);
+int zram_ng_group_read(struct zram_ng *zram, struct zram_ng_group *grp,
+		       u32 index, void *dst);
+
+#endif /* _ZRAM_NG_GROUP_H */
