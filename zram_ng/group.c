@@ -36,8 +36,9 @@
  * reset, regrouping), under that slot's lock; the last one to leave frees
  * the chunks and the group. A reader holds its member's slot lock, so the
  * group outlives the read. The bytes of members gone are dead until the
- * group goes (group_dead_bytes): a group with half its pages gone or more
- * is taken apart by the next grouping pass (zram_ng_group_mostly_dead()).
+ * group goes (group_dead_bytes): a group with a quarter of its pages gone
+ * or more is taken apart by the next grouping pass
+ * (zram_ng_group_worth_regrouping()).
  *
  * Reads. Reading a member decompresses its whole group into this CPU's
  * cache (struct zram_ng_group_cache, two buffers of the largest group)

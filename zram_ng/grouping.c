@@ -23,10 +23,12 @@
  * A unit becomes a group only if its stream is smaller than the objects
  * its pages held (they are freed): a unit of pages that do not compress
  * better together stays as it was, and so does a unit of one page.
- * Members of a group with half its pages gone (zram_ng_group_mostly_dead)
- * are wanted again: grouped anew with their neighbours, they let the old
- * group and its dead bytes go. Other members are never taken again, by
- * this pass or by writeback or recompression (pp.c).
+ * Members of a group with a quarter of its pages gone
+ * (zram_ng_group_worth_regrouping) are wanted again, idle or not:
+ * grouped anew with their neighbours, they let the old group and its dead
+ * bytes go (each counted, for the rule above, as the stream's bytes
+ * divided among the members left). Other members are never taken again,
+ * by this pass or by writeback or recompression (pp.c).
  *
  * Locking and change: as writeback (writeback.c), one pass at a time
  * (pp.c: -EAGAIN for a second one, whatever its kind), init_lock held
@@ -183,12 +185,28 @@ static int zram_ng_grouping_next(struct zram_ng *zram, void *priv)
 	return gp->budget ? ZRAM_NG_PP_NEXT : ZRAM_NG_PP_STOP;
 }
 
+/*
+ * What slot @index (locked) costs now, which grouping it would save: its
+ * object's size, or for a member of a group worth regrouping its part of the
+ * bytes the group's members still hold: once they all leave, the whole
+ * stream goes.
+ */
+static u32 zram_ng_grouping_cost(struct zram_ng *zram, u32 index)
+{
+	struct zram_ng_group *grp;
+
+	if (!slot_test_flag(zram, index, ZRAM_NG_GROUPED))
+		return slot_obj_size(zram, index);
+	grp = (struct zram_ng_group *)slot_handle(zram, index);
+	return grp->comp_len / max(atomic_read(&grp->live), 1);
+}
+
 /* A wanted slot, locked: marked (top of the file), then read unlocked. */
 static int zram_ng_grouping_take(struct zram_ng *zram, u32 index, void *priv)
 {
 	struct zram_ng_grouping *gp = priv;
 
-	gp->taken_size = slot_obj_size(zram, index);
+	gp->taken_size = zram_ng_grouping_cost(zram, index);
 	gp->taken_idle = slot_test_flag(zram, index, ZRAM_NG_IDLE);
 	slot_set_flag(zram, index, ZRAM_NG_UNDER_WB);
 	/* cleared by anything that changes the slot meanwhile */

@@ -16,9 +16,9 @@
 #define ZRAM_NG_PP_INCOMPRESSIBLE	BIT(3)	/* only ZRAM_NG_INCOMPRESSIBLE */
 #define ZRAM_NG_PP_NOT_HUGE		BIT(4)	/* no huge ones */
 /*
- * Members of groups that are mostly dead too (grouping.c makes them
- * anew); without it, and in any case for the other members, a pass never
- * wants a member of a group.
+ * Members of groups worth regrouping too, idle or not (grouping.c
+ * makes them anew); without it, and in any case for the other members, a
+ * pass never wants a member of a group.
  */
 #define ZRAM_NG_PP_REGROUP		BIT(5)
 
