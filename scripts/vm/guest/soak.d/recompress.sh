@@ -40,7 +40,9 @@ recompress_worker() {
 		4) how="type=idle priority=2" ;;
 		*) how="type=idle threshold=1024 algo=lz4hc" ;;
 		esac
+		# -EAGAIN: the grouping worker's pass of the device runs
 		echo "$how" >$ZSYS/$d/recompress 2>$T/rc.err ||
+			grep -q 'Resource temporarily unavailable' $T/rc.err ||
 			err recompress "recompress $how: $(cat $T/rc.err)"
 		# the chunk's pages a secondary algorithm now holds (r in block_state)
 		add "$T/recomp.pages" "$(awk -v a=$((mib * 256)) '$1 >= a && $1 < a + 256 &&

@@ -55,10 +55,12 @@ writeback_worker() {
 			echo 1 >$ZSYS/$d/writeback_limit_enable
 		fi
 		w0=$(bd_writes)
-		# -EIO once a limit is used up is the limit working; anything else
-		# (-ENOSPC: the 128 MiB ramdisk holds the whole disk) is an error
+		# -EIO once a limit is used up is the limit working, -EAGAIN the
+		# grouping worker's pass of the device; anything else (-ENOSPC: the
+		# 128 MiB ramdisk holds the whole disk) is an error
 		if ! echo $how >$ZSYS/$d/writeback 2>$T/wb.err &&
-			! { [ -n "$limit" ] && grep -q 'Input/output error' $T/wb.err; }; then
+			! { [ -n "$limit" ] && grep -q 'Input/output error' $T/wb.err; } &&
+			! grep -q 'Resource temporarily unavailable' $T/wb.err; then
 			err writeback "writeback $how: $(cat $T/wb.err)"
 		fi
 		w1=$(bd_writes)
