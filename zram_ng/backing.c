@@ -239,17 +239,28 @@ static bool zram_ng_bd_advance(struct zram_ng *zram)
 	return true;
 }
 
-static unsigned long zram_ng_bd_find_free(struct zram_ng *zram)
+/* @nr free blocks in a row, taken: the first, or 0 when there are none. */
+static unsigned long zram_ng_bd_find_free(struct zram_ng *zram,
+					  unsigned int nr)
 {
-	unsigned long blk = 1;
+	unsigned long blk, start = 1;
+	unsigned int i;
 
-	do {
-		blk = find_next_zero_bit(zram->bd_bitmap, zram->bd_nr_pages,
-					 blk);
+	for (;;) {
+		blk = bitmap_find_next_zero_area(zram->bd_bitmap,
+						 zram->bd_nr_pages, start, nr, 0);
 		if (blk >= zram->bd_nr_pages)
 			return 0;
-	} while (test_and_set_bit(blk, zram->bd_bitmap));
-	return blk;
+		for (i = 0; i < nr; i++)
+			if (test_and_set_bit(blk + i, zram->bd_bitmap))
+				break;
+		if (i == nr)
+			return blk;
+		/* taken meanwhile: give back what this took, look further */
+		while (i--)
+			clear_bit(blk + i, zram->bd_bitmap);
+		start = blk + 1;
+	}
 }
 
 /*
@@ -259,11 +270,25 @@ static unsigned long zram_ng_bd_find_free(struct zram_ng *zram)
  */
 int zram_ng_bd_alloc_block(struct zram_ng *zram, unsigned long *blk)
 {
+	return zram_ng_bd_alloc_blocks(zram, 1, blk);
+}
+
+/*
+ * Takes @nr (at most ZRAM_NG_BD_MAX_RUN) free blocks in a row, the first
+ * into *@blk (a written-back group's stream, group.c): as
+ * zram_ng_bd_alloc_block(), -ENOSPC also when the free blocks are not
+ * that many in a row.
+ */
+int zram_ng_bd_alloc_blocks(struct zram_ng *zram, unsigned int nr,
+			    unsigned long *blk)
+{
 	struct zram_ng_bd_epochs *e = &zram->bd_epochs;
 	unsigned int prev;
 
+	if (WARN_ON_ONCE(!nr || nr > ZRAM_NG_BD_MAX_RUN))
+		return -EINVAL;
 	for (;;) {
-		*blk = zram_ng_bd_find_free(zram);
+		*blk = zram_ng_bd_find_free(zram, nr);
 		if (*blk)
 			break;
 		spin_lock(&e->lock);
@@ -282,7 +307,7 @@ int zram_ng_bd_alloc_block(struct zram_ng *zram, unsigned long *blk)
 					    !atomic_read(&e->readers[prev])))
 			return -EINTR;
 	}
-	atomic64_inc(&zram->stats.bd_count);
+	atomic64_add(nr, &zram->stats.bd_count);
 	return 0;
 }
 
@@ -365,20 +390,41 @@ static void zram_ng_bd_read_end(struct zram_ng *zram, unsigned int epoch)
 	}
 }
 
-/* One page to or from block @blk, waiting for it. */
-static int zram_ng_bd_rw(struct zram_ng *zram, struct page *page,
-			 unsigned long blk, blk_opf_t opf)
+/* @nr pages to or from the blocks from @blk on, in one bio, waiting. */
+static int zram_ng_bd_rw(struct zram_ng *zram, struct page **pages,
+			 unsigned int nr, unsigned long blk, blk_opf_t opf)
 {
-	struct bio_vec bvec;
+	struct bio_vec bvec[ZRAM_NG_BD_MAX_RUN];
 	struct bio bio;
+	unsigned int i;
 	int ret;
 
-	bio_init(&bio, zram->backing.bdev, &bvec, 1, opf);
+	bio_init(&bio, zram->backing.bdev, bvec, nr, opf);
 	bio.bi_iter.bi_sector = (sector_t)blk << ZRAM_NG_SECTORS_PER_PAGE_SHIFT;
-	__bio_add_page(&bio, page, PAGE_SIZE, 0);
+	for (i = 0; i < nr; i++)
+		__bio_add_page(&bio, pages[i], PAGE_SIZE, 0);
 	ret = submit_bio_wait(&bio);
 	bio_uninit(&bio);
 	return ret;
+}
+
+/*
+ * Writes @nr pages (at most ZRAM_NG_BD_MAX_RUN) to the blocks from @blk
+ * on, taken by zram_ng_bd_alloc_blocks(), waiting: 0 (counted in
+ * bd_writes) or the error. From a pass, never from our ->submit_bio.
+ */
+int zram_ng_bd_write_blocks(struct zram_ng *zram, struct page **pages,
+			    unsigned int nr, unsigned long blk)
+{
+	int ret = zram_ng_bd_rw(zram, pages, nr, blk, REQ_OP_WRITE);
+
+	if (ret) {
+		pr_err_ratelimited("%s: writing blocks %lu-%lu of the backing device failed: %d\n",
+				   zram->disk->disk_name, blk, blk + nr - 1, ret);
+		return ret;
+	}
+	atomic64_add(nr, &zram->stats.bd_writes);
+	return 0;
 }
 
 /*
@@ -418,7 +464,8 @@ int zram_ng_bd_write_end(struct zram_ng *zram, struct bio *bio,
 struct zram_ng_bd_read_work {
 	struct work_struct work;
 	struct zram_ng *zram;
-	struct page *page;
+	struct page **pages;
+	unsigned int nr;
 	unsigned long blk;
 	int ret;
 };
@@ -428,22 +475,28 @@ static void zram_ng_bd_read_fn(struct work_struct *work)
 	struct zram_ng_bd_read_work *rw =
 		container_of(work, struct zram_ng_bd_read_work, work);
 
-	rw->ret = zram_ng_bd_rw(rw->zram, rw->page, rw->blk, REQ_OP_READ);
+	rw->ret = zram_ng_bd_rw(rw->zram, rw->pages, rw->nr, rw->blk,
+				REQ_OP_READ);
 }
 
-/* Reads block @blk into @page, waiting for it (top of the file). */
-static int zram_ng_bd_read_sync(struct zram_ng *zram, struct page *page,
-				unsigned long blk, unsigned int epoch)
+/*
+ * Reads the @nr blocks from @blk on into @pages, waiting for them (top
+ * of the file), and ends the read's epoch. 0 or -EIO.
+ */
+static int zram_ng_bd_read_sync(struct zram_ng *zram, struct page **pages,
+				unsigned int nr, unsigned long blk,
+				unsigned int epoch)
 {
 	struct zram_ng_bd_read_work rw = {
 		.zram = zram,
-		.page = page,
+		.pages = pages,
+		.nr = nr,
 		.blk = blk,
 	};
 
-	atomic64_inc(&zram->stats.bd_reads);
+	atomic64_add(nr, &zram->stats.bd_reads);
 	if (!current->bio_list) {
-		rw.ret = zram_ng_bd_rw(zram, page, blk, REQ_OP_READ);
+		rw.ret = zram_ng_bd_rw(zram, pages, nr, blk, REQ_OP_READ);
 	} else {
 		INIT_WORK_ONSTACK(&rw.work, zram_ng_bd_read_fn);
 		queue_work(zram_ng_wb_wq, &rw.work);
@@ -457,6 +510,19 @@ static int zram_ng_bd_read_sync(struct zram_ng *zram, struct page *page,
 		return -EIO;
 	}
 	return 0;
+}
+
+/*
+ * Reads the @nr blocks (at most ZRAM_NG_BD_MAX_RUN) from @blk on, which a
+ * written-back group's member named under its slot lock, into @pages,
+ * waiting: with the token zram_ng_bd_read_begin() gave under that lock,
+ * as zram_ng_bd_read(). 0 or -EIO.
+ */
+int zram_ng_bd_read_blocks(struct zram_ng *zram, struct page **pages,
+			   unsigned int nr, unsigned long blk,
+			   unsigned int epoch)
+{
+	return zram_ng_bd_read_sync(zram, pages, nr, blk, epoch);
 }
 
 static void zram_ng_bd_read_end_io(struct bio *bio)
@@ -522,5 +588,5 @@ int zram_ng_bd_read(struct zram_ng *zram, struct page *page, unsigned long blk,
 		zram_ng_bd_read_chained(zram, page, blk, parent, epoch);
 		return 0;
 	}
-	return zram_ng_bd_read_sync(zram, page, blk, epoch);
+	return zram_ng_bd_read_sync(zram, &page, 1, blk, epoch);
 }

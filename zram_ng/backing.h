@@ -18,8 +18,13 @@ void zram_ng_backing_dev_init(struct zram_ng *zram);
 int zram_ng_backing_set(struct zram_ng *zram, char *path);
 void zram_ng_backing_release(struct zram_ng *zram);
 
+/* The most blocks in a row one I/O takes: a written-back group's stream. */
+#define ZRAM_NG_BD_MAX_RUN	16
+
 /* Blocks: taken by a writeback, named by a slot, freed through quarantine. */
 int zram_ng_bd_alloc_block(struct zram_ng *zram, unsigned long *blk);
+int zram_ng_bd_alloc_blocks(struct zram_ng *zram, unsigned int nr,
+			    unsigned long *blk);
 void zram_ng_bd_free_block(struct zram_ng *zram, unsigned long blk);
 void zram_ng_bd_put_block(struct zram_ng *zram, unsigned long blk);
 void zram_ng_bd_retire_block(struct zram_ng *zram, unsigned long blk);
@@ -29,6 +34,11 @@ unsigned long zram_ng_bd_nr_quarantined(struct zram_ng *zram);
 unsigned int zram_ng_bd_read_begin(struct zram_ng *zram);
 int zram_ng_bd_read(struct zram_ng *zram, struct page *page, unsigned long blk,
 		    struct bio *parent, unsigned int epoch);
+int zram_ng_bd_read_blocks(struct zram_ng *zram, struct page **pages,
+			   unsigned int nr, unsigned long blk,
+			   unsigned int epoch);
+int zram_ng_bd_write_blocks(struct zram_ng *zram, struct page **pages,
+			    unsigned int nr, unsigned long blk);
 /* A write of a writeback pass: started, ended by the pass after end_io. */
 void zram_ng_bd_write_start(struct zram_ng *zram, struct bio *bio,
 			    struct bio_vec *bvec, struct page *page,

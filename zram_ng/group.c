@@ -40,6 +40,18 @@
  * or more is taken apart by the next grouping pass
  * (zram_ng_group_worth_regrouping()).
  *
+ * Writeback (writeback.c) takes a group whole: its stream goes as it is
+ * to nr_chunks blocks in a row of the backing device, and its members
+ * move to a twin (on_bd, chunks[0] the first block, a new id) under their
+ * locks; the group in memory goes with the last of them. A member of the
+ * twin (flags ZRAM_NG_WB and ZRAM_NG_GROUPED, ->element the twin) is read
+ * in two halves: under its slot lock from the CPU's cache, or the read
+ * joins the backing device's epoch (backing.c: the blocks are not reused
+ * before it ends); then unlocked, the blocks are read (synchronously,
+ * into pages of a mempool) and decompressed into the cache. The last
+ * member gone frees the blocks into the quarantine, as any written-back
+ * page's block.
+ *
  * Reads. Reading a member decompresses its whole group into this CPU's
  * cache (struct zram_ng_group_cache, two buffers of the largest group)
  * and copies the page out; the next read of the same group on this CPU,
@@ -58,13 +70,16 @@
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
+#include <linux/highmem.h>
 #include <linux/local_lock.h>
+#include <linux/mempool.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/stddef.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "backing.h"
 #include "group.h"
 
 struct zram_ng_group_cache {
@@ -80,6 +95,12 @@ static DEFINE_PER_CPU(struct zram_ng_group_cache, zram_ng_group_caches) = {
 
 static DEFINE_MUTEX(zram_ng_group_caches_mutex);
 static bool zram_ng_group_caches_ready;
+/*
+ * The pages a read of a written-back group reads its blocks into: a
+ * reserve of two groups' worth, so that a swap-in under memory pressure
+ * always gets them (GFP_NOIO, waiting for a page to come back at worst).
+ */
+static mempool_t *zram_ng_group_page_pool;
 /* ids from 1: 0 is an empty cache */
 static atomic64_t zram_ng_group_last_id = ATOMIC64_INIT(0);
 
@@ -110,6 +131,12 @@ int zram_ng_group_caches_init(void)
 	mutex_lock(&zram_ng_group_caches_mutex);
 	if (zram_ng_group_caches_ready)
 		goto out;
+	zram_ng_group_page_pool =
+		mempool_create_page_pool(2 * ZRAM_NG_GROUP_MAX_PAGES, 0);
+	if (!zram_ng_group_page_pool) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	for_each_possible_cpu(cpu) {
 		struct zram_ng_group_cache *c = per_cpu_ptr(&zram_ng_group_caches,
 							    cpu);
@@ -118,6 +145,8 @@ int zram_ng_group_caches_init(void)
 		c->staging = kvmalloc(ZRAM_NG_GROUP_MAX_BYTES, GFP_KERNEL);
 		if (!c->data || !c->staging) {
 			zram_ng_group_caches_free();
+			mempool_destroy(zram_ng_group_page_pool);
+			zram_ng_group_page_pool = NULL;
 			ret = -ENOMEM;
 			goto out;
 		}
@@ -132,6 +161,8 @@ out:
 void zram_ng_group_layer_exit(void)
 {
 	zram_ng_group_caches_free();
+	mempool_destroy(zram_ng_group_page_pool);
+	zram_ng_group_page_pool = NULL;
 	zram_ng_group_caches_ready = false;
 }
 
@@ -142,13 +173,25 @@ static size_t zram_ng_group_size(unsigned int nr_chunks)
 	       nr_chunks * sizeof(unsigned long);
 }
 
-/* The last member gone: the chunks and the group go. */
+/*
+ * The last member gone (under its slot lock, or the pass letting go):
+ * the chunks and the group go; a written-back group's blocks go to the
+ * quarantine (backing.c), as any written-back page's.
+ */
 static void zram_ng_group_release(struct zram_ng *zram,
 				  struct zram_ng_group *grp)
 {
 	struct zram_ng_stats *st = &zram->stats;
 	unsigned int i;
 
+	if (grp->on_bd) {
+		for (i = 0; i < grp->nr_chunks; i++)
+			zram_ng_bd_free_block(zram, grp->chunks[0] + i);
+		atomic64_dec(&st->wb_groups);
+		atomic64_sub(zram_ng_group_size(1), &st->group_meta_bytes);
+		kfree(grp);
+		return;
+	}
 	for (i = 0; i < grp->nr_chunks; i++)
 		zsng_free(zram->mem_pool, grp->chunks[i]);
 	atomic64_dec(&st->groups);
@@ -230,6 +273,10 @@ void zram_ng_group_join(struct zram_ng *zram, struct zram_ng_group *grp,
 	struct zram_ng_stats *st = &zram->stats;
 
 	atomic_inc(&grp->live);
+	if (grp->on_bd) {
+		atomic64_inc(&st->wb_grouped_pages);
+		return;
+	}
 	atomic64_inc(&st->grouped_pages);
 	atomic64_dec(&st->group_dead_pages);
 	atomic64_sub(zram_ng_group_share(grp, k), &st->group_dead_bytes);
@@ -247,9 +294,13 @@ void zram_ng_group_leave(struct zram_ng *zram, struct zram_ng_group *grp,
 {
 	struct zram_ng_stats *st = &zram->stats;
 
-	atomic64_dec(&st->grouped_pages);
-	atomic64_inc(&st->group_dead_pages);
-	atomic64_add(share, &st->group_dead_bytes);
+	if (grp->on_bd) {
+		atomic64_dec(&st->wb_grouped_pages);
+	} else {
+		atomic64_dec(&st->grouped_pages);
+		atomic64_inc(&st->group_dead_pages);
+		atomic64_add(share, &st->group_dead_bytes);
+	}
 	zram_ng_group_put(zram, grp);
 }
 
@@ -306,7 +357,7 @@ int zram_ng_group_read(struct zram_ng *zram, struct zram_ng_group *grp,
 	int k = zram_ng_group_member(grp, index);
 	int ret = 0;
 
-	if (WARN_ON_ONCE(k < 0))
+	if (WARN_ON_ONCE(k < 0 || grp->on_bd))
 		return -EIO;
 	local_lock(&zram_ng_group_caches.lock);
 	c = this_cpu_ptr(&zram_ng_group_caches);
@@ -323,4 +374,157 @@ int zram_ng_group_read(struct zram_ng *zram, struct zram_ng_group *grp,
 		return -EIO;
 	}
 	return 0;
+}
+
+/*
+ * Writeback of a whole group (writeback.c): the pass holds @grp, taken
+ * from a member under its lock, while it writes the stream out unlocked,
+ * and lets go with zram_ng_group_committed().
+ */
+void zram_ng_group_hold(struct zram_ng_group *grp)
+{
+	atomic_inc(&grp->live);
+}
+
+/* @grp's stream into @pages, nr_chunks of them, the last one's tail zeroed. */
+void zram_ng_group_copy_stream(struct zram_ng *zram, struct zram_ng_group *grp,
+			       struct page **pages)
+{
+	unsigned int i;
+
+	for (i = 0; i < grp->nr_chunks; i++) {
+		u32 len = min_t(u32, PAGE_SIZE, grp->comp_len - i * PAGE_SIZE);
+		void *dst = kmap_local_page(pages[i]);
+		void *src = zsng_map_object(zram->mem_pool, grp->chunks[i],
+					    ZSNG_MM_RO);
+
+		memcpy(dst, src, len);
+		zsng_unmap_object(zram->mem_pool, grp->chunks[i]);
+		memset(dst + len, 0, PAGE_SIZE - len);
+		kunmap_local(dst);
+	}
+}
+
+/*
+ * The written-back twin of @src, whose stream is now in its nr_chunks
+ * blocks from @blk on: a group of its own (a new id, since the cache
+ * keys by id), no member yet, held by the caller, who moves the members
+ * (zram_ng_slot_install_group_wb) then lets go (zram_ng_group_committed).
+ * ERR_PTR(-ENOMEM).
+ */
+struct zram_ng_group *zram_ng_group_wb_make(struct zram_ng *zram,
+					    const struct zram_ng_group *src,
+					    unsigned long blk)
+{
+	struct zram_ng_group *grp;
+
+	grp = kzalloc(zram_ng_group_size(1), GFP_NOIO);
+	if (!grp)
+		return ERR_PTR(-ENOMEM);
+	grp->id = atomic64_inc_return(&zram_ng_group_last_id);
+	grp->comp = src->comp;
+	atomic_set(&grp->live, 1);
+	grp->base = src->base;
+	grp->comp_len = src->comp_len;
+	grp->nr = src->nr;
+	grp->nr_chunks = src->nr_chunks;
+	grp->on_bd = true;
+	memcpy(grp->offs, src->offs, src->nr);
+	grp->chunks[0] = blk;
+	atomic64_inc(&zram->stats.wb_groups);
+	atomic64_add(zram_ng_group_size(1), &zram->stats.group_meta_bytes);
+	return grp;
+}
+
+/*
+ * The first half of reading slot @index, a member of the written-back
+ * @grp, under the slot's lock: 0 when this CPU's cache has the group and
+ * the page is copied to @dst (a mapped page), 1 when the blocks must be
+ * read: then *@r says what to read (the read has joined the backing
+ * device's epoch: the blocks stay until it ends) and the caller unlocks
+ * the slot and calls zram_ng_group_bd_read_end(). -EIO: not a member.
+ */
+int zram_ng_group_bd_read_begin(struct zram_ng *zram, struct zram_ng_group *grp,
+				u32 index, void *dst,
+				struct zram_ng_group_bd_read *r)
+{
+	struct zram_ng_group_cache *c;
+	int k = zram_ng_group_member(grp, index);
+	bool hit;
+
+	if (WARN_ON_ONCE(k < 0 || !grp->on_bd))
+		return -EIO;
+	local_lock(&zram_ng_group_caches.lock);
+	c = this_cpu_ptr(&zram_ng_group_caches);
+	hit = c->id == grp->id;
+	if (hit)
+		memcpy(dst, c->data + k * PAGE_SIZE, PAGE_SIZE);
+	local_unlock(&zram_ng_group_caches.lock);
+	if (hit) {
+		atomic64_inc(&zram->stats.group_cache_hits);
+		return 0;
+	}
+	r->comp = grp->comp;
+	r->id = grp->id;
+	r->blk = grp->chunks[0];
+	r->comp_len = grp->comp_len;
+	r->nr = grp->nr;
+	r->nr_blocks = grp->nr_chunks;
+	r->k = k;
+	r->epoch = zram_ng_bd_read_begin(zram);
+	return 1;
+}
+
+/*
+ * The second half, without the slot lock (may sleep): reads the group's
+ * blocks, decompresses them into this CPU's cache and copies page r->k
+ * into @page. 0 or -EIO. The group itself may be gone by now: only *@r
+ * is used, and the blocks stay until the read's epoch ends.
+ */
+int zram_ng_group_bd_read_end(struct zram_ng *zram,
+			      struct zram_ng_group_bd_read *r,
+			      struct page *page)
+{
+	struct page *pages[ZRAM_NG_GROUP_MAX_PAGES];
+	struct zram_ng_group_cache *c;
+	struct zcomp_ng_strm *zstrm;
+	unsigned int i;
+	void *src, *dst;
+	int ret;
+
+	for (i = 0; i < r->nr_blocks; i++)
+		pages[i] = mempool_alloc(zram_ng_group_page_pool, GFP_NOIO);
+	ret = zram_ng_bd_read_blocks(zram, pages, r->nr_blocks, r->blk,
+				     r->epoch);
+	if (ret)
+		goto out;
+	local_lock(&zram_ng_group_caches.lock);
+	c = this_cpu_ptr(&zram_ng_group_caches);
+	c->id = 0;
+	for (i = 0; i < r->nr_blocks; i++) {
+		src = kmap_local_page(pages[i]);
+		memcpy(c->staging + i * PAGE_SIZE, src, PAGE_SIZE);
+		kunmap_local(src);
+	}
+	zstrm = zcomp_ng_stream_get(r->comp);
+	ret = zcomp_ng_decompress_len(zstrm, c->staging, r->comp_len, c->data,
+				      r->nr * PAGE_SIZE);
+	zcomp_ng_stream_put(r->comp);
+	if (!ret) {
+		c->id = r->id;
+		atomic64_inc(&zram->stats.group_decomps);
+		dst = kmap_local_page(page);
+		memcpy(dst, c->data + r->k * PAGE_SIZE, PAGE_SIZE);
+		kunmap_local(dst);
+	}
+	local_unlock(&zram_ng_group_caches.lock);
+	if (ret) {
+		pr_err_ratelimited("written-back group %llu does not decompress: %d\n",
+				   r->id, ret);
+		ret = -EIO;
+	}
+out:
+	for (i = 0; i < r->nr_blocks; i++)
+		mempool_free(pages[i], zram_ng_group_page_pool);
+	return ret;
 }

@@ -37,8 +37,20 @@ struct zram_ng_group {
 	u32 comp_len;		/* bytes of the stream */
 	u8 nr;			/* pages in the stream */
 	u8 nr_chunks;		/* PAGE_SIZE bytes each but the last */
+	bool on_bd;		/* written back: chunks[0] is the first block */
 	u8 offs[ZRAM_NG_GROUP_MAX_PAGES];
-	unsigned long chunks[];	/* allocator handles */
+	/* allocator handles; written back, the first of nr_chunks blocks */
+	unsigned long chunks[];
+};
+
+/* A read of a written-back group's member, between its two halves. */
+struct zram_ng_group_bd_read {
+	struct zcomp_ng *comp;
+	u64 id;
+	unsigned long blk;
+	u32 comp_len;
+	u8 nr, nr_blocks, k;
+	unsigned int epoch;
 };
 
 /*
@@ -76,5 +88,19 @@ void zram_ng_group_leave(struct zram_ng *zram, struct zram_ng_group *grp,
 			 u32 share);
 int zram_ng_group_read(struct zram_ng *zram, struct zram_ng_group *grp,
 		       u32 index, void *dst);
+
+/* Writeback of a whole group (writeback.c) and reads of its members. */
+void zram_ng_group_hold(struct zram_ng_group *grp);
+void zram_ng_group_copy_stream(struct zram_ng *zram, struct zram_ng_group *grp,
+			       struct page **pages);
+struct zram_ng_group *zram_ng_group_wb_make(struct zram_ng *zram,
+					    const struct zram_ng_group *src,
+					    unsigned long blk);
+int zram_ng_group_bd_read_begin(struct zram_ng *zram, struct zram_ng_group *grp,
+				u32 index, void *dst,
+				struct zram_ng_group_bd_read *r);
+int zram_ng_group_bd_read_end(struct zram_ng *zram,
+			      struct zram_ng_group_bd_read *r,
+			      struct page *page);
 
 #endif /* _ZRAM_NG_GROUP_H */

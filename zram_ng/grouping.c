@@ -422,7 +422,7 @@ static ssize_t group_stat_show(struct device *dev,
 	ssize_t ret;
 
 	down_read(&zram->init_lock);
-	ret = sysfs_emit(buf, "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
+	ret = sysfs_emit(buf, "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
 			 /* groups */
 			 (u64)atomic64_read(&st->groups),
 			 /* grouped_pages */
@@ -438,7 +438,11 @@ static ssize_t group_stat_show(struct device *dev,
 			 /* decompressions */
 			 (u64)atomic64_read(&st->group_decomps),
 			 /* cache_hits */
-			 (u64)atomic64_read(&st->group_cache_hits));
+			 (u64)atomic64_read(&st->group_cache_hits),
+			 /* wb_groups */
+			 (u64)atomic64_read(&st->wb_groups),
+			 /* wb_grouped_pages */
+			 (u64)atomic64_read(&st->wb_grouped_pages));
 	up_read(&zram->init_lock);
 	return ret;
 }

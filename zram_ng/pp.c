@@ -86,12 +86,15 @@ static bool zram_ng_pp_wanted(struct zram_ng *zram, u32 index,
 	    slot_test_flag(zram, index, ZRAM_NG_WB) ||
 	    slot_test_flag(zram, index, ZRAM_NG_UNDER_WB))
 		return false;
-	/* whether idle or not: its group's dead bytes are what is wanted */
-	if (slot_test_flag(zram, index, ZRAM_NG_GROUPED))
-		return (ctl->want & ZRAM_NG_PP_REGROUP) &&
-		       zram_ng_group_worth_regrouping((struct zram_ng_group *)
-						      slot_handle(zram, index)) &&
-		       slot_obj_size(zram, index) >= ctl->min_size;
+	if (slot_test_flag(zram, index, ZRAM_NG_GROUPED)) {
+		/* whether idle or not: its group's dead bytes are wanted */
+		if ((ctl->want & ZRAM_NG_PP_REGROUP) &&
+		    zram_ng_group_worth_regrouping((struct zram_ng_group *)
+						   slot_handle(zram, index)))
+			return slot_obj_size(zram, index) >= ctl->min_size;
+		if (!(ctl->want & ZRAM_NG_PP_GROUPS))
+			return false;
+	}
 	if ((ctl->want & ZRAM_NG_PP_NOT_HUGE) &&
 	    slot_test_flag(zram, index, ZRAM_NG_HUGE))
 		return false;

@@ -21,6 +21,8 @@
  * pass never wants a member of a group.
  */
 #define ZRAM_NG_PP_REGROUP		BIT(5)
+/* Members of groups in memory as any slot (writeback takes whole groups). */
+#define ZRAM_NG_PP_GROUPS		BIT(6)
 
 /* ->take's answer: done with the slot, or hand it to ->process. */
 #define ZRAM_NG_PP_DONE		0

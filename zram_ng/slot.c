@@ -379,7 +379,14 @@ void zram_ng_slot_free(struct zram_ng *zram, u32 index)
 
 	if (slot_test_flag(zram, index, ZRAM_NG_WB)) {
 		slot_clear_flag(zram, index, ZRAM_NG_WB);
-		zram_ng_bd_free_block(zram, slot_element(zram, index));
+		if (slot_test_flag(zram, index, ZRAM_NG_GROUPED)) {
+			/* a written-back group's blocks go with its last page */
+			slot_clear_flag(zram, index, ZRAM_NG_GROUPED);
+			zram_ng_group_leave(zram, (struct zram_ng_group *)
+					    slot_element(zram, index), 0);
+		} else {
+			zram_ng_bd_free_block(zram, slot_element(zram, index));
+		}
 		atomic64_dec(&zram->stats.pages_stored);
 		goto out;
 	}
@@ -466,6 +473,28 @@ void zram_ng_slot_install_group(struct zram_ng *zram, u32 index,
 	if (idle)
 		slot_set_flag(zram, index, ZRAM_NG_IDLE);
 	atomic64_add(share, &zram->stats.compr_data_size);
+	atomic64_inc(&zram->stats.pages_stored);
+}
+
+/*
+ * Called with the slot locked: its page is now page @k of @grp, a group
+ * on the backing device (writeback.c wrote the stream of the group the
+ * slot was in). The access time and the idle mark stay.
+ */
+void zram_ng_slot_install_group_wb(struct zram_ng *zram, u32 index,
+				   struct zram_ng_group *grp, unsigned int k)
+{
+	ktime_t ac_time = slot_ac_time(zram, index);
+	bool idle = slot_test_flag(zram, index, ZRAM_NG_IDLE);
+
+	zram_ng_slot_free(zram, index);
+	zram_ng_group_join(zram, grp, k);
+	slot_set_flag(zram, index, ZRAM_NG_WB);
+	slot_set_flag(zram, index, ZRAM_NG_GROUPED);
+	slot_set_element(zram, index, (unsigned long)grp);
+	slot_set_ac_time(zram, index, ac_time);
+	if (idle)
+		slot_set_flag(zram, index, ZRAM_NG_IDLE);
 	atomic64_inc(&zram->stats.pages_stored);
 }
 
@@ -593,6 +622,29 @@ int zram_ng_slot_read_locked(struct zram_ng *zram, struct page *page,
 }
 
 /*
+ * Reads slot @index, locked, a member of a written-back group, into
+ * @page and unlocks it: from this CPU's group cache, or by reading the
+ * group's blocks (synchronously, whatever the caller: a group is cold
+ * data, read rarely) once the lock is dropped.
+ */
+static int zram_ng_slot_read_group_wb(struct zram_ng *zram, struct page *page,
+				      u32 index)
+{
+	struct zram_ng_group_bd_read r;
+	void *dst = kmap_local_page(page);
+	int ret;
+
+	ret = zram_ng_group_bd_read_begin(zram, (struct zram_ng_group *)
+					  slot_element(zram, index), index,
+					  dst, &r);
+	kunmap_local(dst);
+	slot_unlock(zram, index);
+	if (ret <= 0)
+		return ret;
+	return zram_ng_group_bd_read_end(zram, &r, page);
+}
+
+/*
  * Decompresses slot @index into @page (a whole page), or has backing.c
  * read it from the backing device, without the slot lock: chained to
  * @parent, which then completes only once the page is read, or
@@ -613,9 +665,12 @@ int zram_ng_slot_read(struct zram_ng *zram, struct page *page, u32 index,
 	}
 	if (slot_test_flag(zram, index, ZRAM_NG_WB)) {
 		unsigned long blk = slot_element(zram, index);
-		/* keeps blk from reuse until the read is done (backing.c) */
-		unsigned int epoch = zram_ng_bd_read_begin(zram);
+		unsigned int epoch;
 
+		if (slot_test_flag(zram, index, ZRAM_NG_GROUPED))
+			return zram_ng_slot_read_group_wb(zram, page, index);
+		/* keeps blk from reuse until the read is done (backing.c) */
+		epoch = zram_ng_bd_read_begin(zram);
 		slot_unlock(zram, index);
 		return zram_ng_bd_read(zram, page, blk, parent, epoch);
 	}

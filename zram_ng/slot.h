@@ -284,6 +284,8 @@ void zram_ng_slot_install_wb(struct zram_ng *zram, u32 index,
 struct zram_ng_group;
 void zram_ng_slot_install_group(struct zram_ng *zram, u32 index,
 				struct zram_ng_group *grp, unsigned int k);
+void zram_ng_slot_install_group_wb(struct zram_ng *zram, u32 index,
+				   struct zram_ng_group *grp, unsigned int k);
 
 unsigned long zram_ng_obj_store_nosleep(struct zram_ng *zram, const void *src,
 					unsigned int len);

@@ -106,6 +106,8 @@ struct zram_ng_stats {
 	atomic64_t group_meta_bytes;	/* the groups' own structures */
 	atomic64_t group_decomps;	/* reads that decompressed a group */
 	atomic64_t group_cache_hits;	/* reads the CPU's last group served */
+	atomic64_t wb_groups;		/* groups on the backing device */
+	atomic64_t wb_grouped_pages;	/* slots pointing into one */
 };
 
 /*

@@ -12,7 +12,8 @@
 # back, already grouped), pages=, max_pages=, a secondary algorithm by
 # algo= and priority=, overwriting, discarding and freeing members (dead
 # pages, and a second pass that regroups the groups a quarter dead), a pass
-# racing rewrites, writeback and recompression leaving members alone,
+# racing rewrites, writeback taking groups whole (their streams in blocks
+# in a row, read back from there), recompression leaving members alone,
 # swap on grouped pages, reset and rmmod with groups alive, and a
 # bad-input table.
 # vm-timeout: 300
@@ -97,7 +98,7 @@ consistent() {
 }
 
 ktap_header
-ktap_plan 94
+ktap_plan 116
 
 for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
 zram_ng_reload
@@ -168,13 +169,11 @@ ktap_result "second pass" group "type=idle"
 ktap_result "... leaves the groups as they were" \
 	assert_eq "$g1 $b1" "$(gstat groups) $(gstat group_bytes)"
 
-# --- writeback and recompression leave members alone ---
-echo "page_index=5" >$D/writeback 2>/dev/null
-ktap_result "writeback of a member is refused or skipped" assert_eq 0 "$(bd_stat zram_ng0 bd_count)"
-ktap_result "writeback type=idle writes back no member" \
-	sh -c "echo all > $D/idle; echo idle > $D/writeback; test \$(awk '\$1 < 2048 && index(\$3, \"w\")' $DBG | wc -l) = 0"
+# --- huge pages written back: groups are left for the section below ---
+ktap_result "writeback huge writes back no member" \
+	sh -c "echo huge > $D/writeback; test \$(awk '\$1 < 2048 && index(\$3, \"w\")' $DBG | wc -l) = 0"
 ktap_result "... the members still read back" file_matches 0 /tmp/gr-rep
-ktap_result "... and the written-back pages too" file_matches 2048 /tmp/gr-hex
+ktap_result "... and the written-back pages too" file_matches 2560 /tmp/gr-rand
 
 # --- overwriting and discarding members: dead pages ---
 rep_file /tmp/gr-rep2 1
@@ -279,7 +278,71 @@ ktap_result "recompress leaves members alone" \
 	sh -c "echo type=idle > $D/recompress 2>/dev/null; echo all > $D/idle; echo 'algo=zstd' > $D/recompress; test \$(awk 'index(\$3, \"g\") && index(\$3, \"r\")' $DBG | wc -l) = 0"
 ktap_result "... and they read back" file_matches 0 /tmp/gr-rep
 
+# --- writeback takes a group whole: its stream in blocks in a row ---
+echo 1 >$D/reset
+echo /dev/ram0 >$D/backing_dev
+echo 64M >$D/disksize
+file_at 0 /tmp/gr-rep
+echo all >$D/idle
+group "type=idle" >/dev/null
+g=$(gstat groups)
+w0=$(bd_stat zram_ng0 bd_writes)
+ktap_result "writeback page_index=5 (a grouped page)" sh -c "echo page_index=5 > $D/writeback"
+w1=$(bd_stat zram_ng0 bd_writes)
+ktap_result "... wrote its group whole, 16 pages in $((w1 - w0)) blocks" \
+	test $((w1 - w0)) -ge 1 -a $((w1 - w0)) -lt 16
+ktap_result "... pages 0-15 are w and g" assert_eq "16 16" "$(flags_in 0 16 w) $(flags_in 0 16 g)"
+ktap_result "... wb_groups 1, wb_grouped_pages 16" \
+	assert_eq "1 16" "$(gstat wb_groups) $(gstat wb_grouped_pages)"
+ktap_result "... one group fewer in memory" assert_eq $((g - 1)) "$(gstat groups)"
+head -c 65536 /tmp/gr-rep >/tmp/gr-16
+ktap_result "... its pages read back (from the backing device)" file_matches 0 /tmp/gr-16
+echo all >$D/idle
+ktap_result "writeback idle" sh -c "echo idle > $D/writeback"
+w2=$(bd_stat zram_ng0 bd_writes)
+ktap_result "... every page went (w)" assert_eq 2048 "$(flags_in 0 2048 w)"
+ktap_result "... in far fewer blocks than pages ($((w2 - w0)) for 2048)" test $((w2 - w0)) -lt 1024
+ktap_result "... no group left in memory, $(gstat wb_groups) on the backing device" \
+	assert_eq "0 2048" "$(gstat groups) $(gstat wb_grouped_pages)"
+ktap_result "... bd_count is the blocks written" assert_eq $((w2 - w0)) "$(bd_stat zram_ng0 bd_count)"
+ktap_result "... every page reads back" file_matches 0 /tmp/gr-rep
+ktap_result "... and 100 random reads" random_reads_match 0 /tmp/gr-rep 100
+c0=$(bd_stat zram_ng0 bd_count) wg=$(gstat wb_groups)
+dd if=/tmp/gr-rep2 of=$B bs=$P seek=16 count=16 oflag=direct conv=fsync 2>/dev/null
+ktap_result "overwriting a written-back group's 16 pages frees its blocks" \
+	test "$(bd_stat zram_ng0 bd_count)" -lt "$c0"
+ktap_result "... and the group" assert_eq $((wg - 1)) "$(gstat wb_groups)"
+dd if=/tmp/gr-rep2 of=$B bs=$P seek=32 count=8 oflag=direct conv=fsync 2>/dev/null
+c1=$(bd_stat zram_ng0 bd_count)
+ktap_result "overwriting 8 pages of the next keeps its blocks" assert_eq "$c1" "$(bd_stat zram_ng0 bd_count)"
+cp /tmp/gr-rep /tmp/gr-want
+dd if=/tmp/gr-rep2 of=/tmp/gr-want bs=$P seek=16 count=16 conv=notrunc 2>/dev/null
+dd if=/tmp/gr-rep2 of=/tmp/gr-want bs=$P seek=32 count=8 conv=notrunc 2>/dev/null
+ktap_result "... every page reads what was written last" file_matches 0 /tmp/gr-want
+blkdiscard $B
+ktap_result "discarding everything frees every block and group" \
+	assert_eq "0 0 0" "$(bd_stat zram_ng0 bd_count) $(gstat wb_groups) $(gstat wb_grouped_pages)"
+file_at 0 /tmp/gr-rep
+echo all >$D/idle
+group "type=idle" >/dev/null
+# a group of these pages is about 5.3 KiB: 2 blocks
+echo 1 >$D/writeback_limit
+echo 1 >$D/writeback_limit_enable
+w0=$(bd_stat zram_ng0 bd_writes)
+ktap_result "a writeback_limit of 1 block, below a group's 2: EIO" \
+	write_expect_errno EIO idle $D/writeback
+ktap_result "... nothing written, the limit still 1" \
+	assert_eq "$w0 1" "$(bd_stat zram_ng0 bd_writes) $(cat $D/writeback_limit)"
+echo 0 >$D/writeback_limit_enable
+ktap_result "... the pages read back" file_matches 0 /tmp/gr-rep
+ktap_result "reset with written-back groups" sh -c "echo 1 > $D/reset"
+ktap_result "no failed reads" assert_eq 0 "$(io_stat zram_ng0 failed_reads)"
+
 # --- bad input ---
+echo "algo=lz4hc priority=1" >$D/recomp_algorithm
+echo "algo=zstd priority=2" >$D/recomp_algorithm
+echo 64M >$D/disksize
+file_at 0 /tmp/gr-rep
 for bad in "type=bogus" "type=" "pages=1" "pages=17" "pages=0" "pages=x" \
 	"max_pages=x" "priority=0" "priority=4" "priority=3" "algo=lzo" \
 	"algo=zstd priority=2" "bogus=1" "type=idle type=all" "pages"; do
