@@ -36,7 +36,8 @@ struct zram_ng_group {
 	u32 base;		/* slot index of the leaf's first slot */
 	u32 comp_len;		/* bytes of the stream */
 	u8 nr;			/* pages in the stream */
-	u8 nr_chunks;		/* PAGE_SIZE bytes each but the last */
+	u8 nr_chunks;		/* zram_ng_group_chunk(); written back: blocks */
+	bool split_tail;	/* the last bytes are two chunks, not one */
 	bool on_bd;		/* written back: chunks[0] is the first block */
 	u8 offs[ZRAM_NG_GROUP_MAX_PAGES];
 	/* allocator handles; written back, the first of nr_chunks blocks */
@@ -65,6 +66,12 @@ struct zram_ng_group_bd_read {
 static inline bool zram_ng_group_worth_regrouping(struct zram_ng_group *grp)
 {
 	return 4 * (grp->nr - atomic_read(&grp->live)) >= grp->nr;
+}
+
+/* The blocks a written-back stream of @comp_len bytes takes. */
+static inline unsigned int zram_ng_group_blocks(u32 comp_len)
+{
+	return DIV_ROUND_UP(comp_len, PAGE_SIZE);
 }
 
 /* The share of the stream's bytes that member @k is charged for. */

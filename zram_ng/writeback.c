@@ -388,22 +388,22 @@ static int zram_ng_wb_take(struct zram_ng *zram, u32 index, void *priv)
 /*
  * Moves the members of @grp (held by ->take) that still point at it to a
  * written-back twin (group.c): the stream is written as it is, in
- * nr_chunks blocks in a row, and every member read later reads them all
- * and decompresses (a group of 16 pages is 3 to 6 blocks on real
- * application memory, against 16 for its pages one by one). Synchronous:
- * a group is at most ZRAM_NG_BD_MAX_RUN blocks in one bio, written
- * between the batched writes of single pages. Each block is charged to
- * writeback_limit before the write and refunded if it fails. A group
- * finds no blocks in a row (-ENOSPC) or a failed write leaves it in
- * memory as it was and the pass goes on; the blocks of a failed write
- * are given back (which of them failed is not known: retiring them all
- * would cost good blocks for one bad one).
+ * zram_ng_group_blocks() blocks in a row, and every member read later
+ * reads them all and decompresses (a group of 16 pages is 3 to 6 blocks
+ * on real application memory, against 16 for its pages one by one).
+ * Synchronous: a group is at most ZRAM_NG_BD_MAX_RUN blocks in one bio,
+ * written between the batched writes of single pages. Each block is
+ * charged to writeback_limit before the write and refunded if it fails.
+ * A group that finds no blocks in a row (-ENOSPC) or whose write fails
+ * stays in memory as it was and the pass goes on; the blocks of a failed
+ * write are given back (which of them failed is not known: retiring them
+ * all would cost good blocks for one bad one).
  */
 static void zram_ng_wb_group(struct zram_ng *zram, struct zram_ng_wb *wb,
 			     struct zram_ng_group *grp)
 {
 	struct page *pages[ZRAM_NG_BD_MAX_RUN] = {};
-	unsigned int nr = grp->nr_chunks, i, k, charged = 0;
+	unsigned int nr = zram_ng_group_blocks(grp->comp_len), i, k, charged = 0;
 	struct zram_ng_group *bdg;
 	unsigned long blk;
 	int ret;
