@@ -31,7 +31,7 @@ BEGIN {
 	srand(34)
 	nk = split("zram-size zram-resident-limit compression-algorithm allocator-policy " \
 		"swap-priority fs-type mount-point options writeback-device bogus-key " \
-		"idle-age recompress recompress-threshold writeback writeback-limit", keys, " ")
+		"idle-age recompress recompress-threshold writeback writeback-limit group-pages", keys, " ")
 	nm = split("; & | $ ( ) ` ' \" < > * ? [ ] { } ~ # ! = , %", meta, " ")
 	meta[++nm] = " "; meta[++nm] = "\t"
 	# shell metacharacters, in the forms an injection takes
@@ -94,6 +94,7 @@ BEGIN {
 	context["writeback"] = "writeback-device = /dev/null\nidle-age = 1h\nwriteback-limit = 1G/day\n"
 	context["writeback-limit"] = "writeback-device = /dev/null\nwriteback = huge\n"
 	context["writeback-device"] = "writeback = huge\nwriteback-limit = 1G/day\n"
+	context["group-pages"] = "idle-age = 1h\n"
 
 	# paths in the scratch tree (test-hostile-input makes it): the tool
 	# refuses all but ok/ (root's, 0755) and ww itself (a mount-point

@@ -103,7 +103,7 @@ ktap_result "a backing device holding swap: refused at its line, nothing set up"
 dd if=/dev/zero of=$BD bs=4096 count=16 2>/dev/null
 
 ktap_result "print: the link resolved to the device" sh -c \
-	"zram-ng-setup print | grep -qx 'tiers zram_ng0 backing=$BD recomp=zstd levels=- idle=1 recompress=type=idle writeback=huge_idle budget=$BUDGET'"
+	"zram-ng-setup print | grep -qx 'tiers zram_ng0 backing=$BD recomp=zstd levels=- idle=1 recompress=type=idle writeback=huge_idle budget=$BUDGET group=-'"
 ktap_result "start" quietly zram-ng-setup start
 ktap_result "backing_dev is the device, zstd the secondary algorithm" assert_eq "$BD zstd" \
 	"$(cat $D/backing_dev) $(sed -n 's/^#1: .*\[\(.*\)\].*/\1/p' $D/recomp_algorithm)"

@@ -16,12 +16,13 @@
 # or a maintenance policy, by its tiers line,
 #   tiers zram_ngN backing=DEV recomp=A,B levels=PRIO:LEVEL,...
 #           idle=SECONDS recompress=KEY=VALUE,... writeback=TYPE
-#           budget=PAGES|none backing@=LINE recomp@=LINE idle@=LINE
-#           recompress@=LINE writeback@=LINE budget@=LINE
+#           budget=PAGES|none group=PAGES backing@=LINE recomp@=LINE
+#           idle@=LINE recompress@=LINE writeback@=LINE budget@=LINE
+#           group@=LINE
 # (recomp: the secondary algorithms by priority; levels: algorithm_params'
 # levels by priority, 0 the primary; recompress: the recompress pass's
 # arguments, comma-separated; budget: writeback's daily budget in 4 KiB
-# pages), a line "skip zram_ngN LINE" for a device whose zram-size is 0
+# pages; group: the pages a group of the grouping pass holds), a line "skip zram_ngN LINE" for a device whose zram-size is 0
 # (zram-generator creates none), or lines "error FILE:LINE: KEY: MESSAGE".
 # Every error in the file is reported, not only the first.
 #
@@ -336,15 +337,15 @@ function endsection(   fs, mnt, line, b, opts, n, i, o, pass) {
 		fs == "swap" ? ((sec, "swap-priority") in val ? val[sec, "swap-priority"] : 100) : "-", opts
 	printf " algorithm@=%d policy@=%d fs@=%d mount@=%d\n", \
 		at[sec, "compression-algorithm"], at[sec, "allocator-policy"], at[sec, "fs-type"], at[sec, "mount-point"]
-	if (get("writeback-device") get("recomp") get("levels") get("idle-age") pass get("writeback") == "------")
+	if (get("writeback-device") get("recomp") get("levels") get("idle-age") pass get("writeback") get("group-pages") == "-------")
 		return
-	printf "tiers %s backing=%s recomp=%s levels=%s idle=%s recompress=%s writeback=%s budget=%s", \
+	printf "tiers %s backing=%s recomp=%s levels=%s idle=%s recompress=%s writeback=%s budget=%s group=%s", \
 		sec, get("writeback-device"), get("recomp"), get("levels"), get("idle-age"), pass,
-		get("writeback"), get("writeback") == "-" ? "-" : get("writeback-limit")
-	printf " backing@=%d recomp@=%d idle@=%d recompress@=%d writeback@=%d budget@=%d\n", \
+		get("writeback"), get("writeback") == "-" ? "-" : get("writeback-limit"), get("group-pages")
+	printf " backing@=%d recomp@=%d idle@=%d recompress@=%d writeback@=%d budget@=%d group@=%d\n", \
 		line_of("writeback-device"), line_of("compression-algorithm"), line_of("idle-age"),
 		line_of((sec, "pass") in val ? "compression-algorithm" : "recompress"),
-		line_of("writeback"), line_of("writeback-limit")
+		line_of("writeback"), line_of("writeback-limit"), line_of("group-pages")
 }
 function get(key) { return (sec, key) in val ? val[sec, key] : "-" }
 # refused(key): the key was given, and refused (its error is out already:
@@ -376,6 +377,8 @@ function tiers(   pass, pl, pk, ca) {
 		error(at[sec, "recompress-threshold"], "recompress-threshold", "only with recompress = idle, huge or huge_idle")
 	if (pass ~ /(^|,)type=(huge_)?idle(,|$)/ && !((sec, "idle-age") in at))
 		error(pl, pk, "idle pages need an idle-age (idle-age = 1h)")
+	if ((sec, "group-pages") in val && !((sec, "idle-age") in at))
+		error(at[sec, "group-pages"], "group-pages", "groups idle pages: needs an idle-age (idle-age = 1h)")
 	if ((sec, "writeback") in at) {
 		pl = line_of("writeback")
 		if (!((sec, "writeback-device") in at))
@@ -537,6 +540,10 @@ BEGIN {
 		if (value != "idle" && value != "huge" && value != "huge_idle")
 			error(FNR, key, "\"" value "\": idle, huge or huge_idle")
 		else setkey(key, value)
+	} else if (key == "group-pages") {
+		if (value !~ /^[0-9]+$/ || value + 0 < 2 || value + 0 > 16)
+			error(FNR, key, "\"" value "\" is not a number of pages from 2 to 16")
+		else setkey(key, value + 0)
 	} else if (key == "recompress-threshold") {
 		if (value !~ /^[0-9]+$/ || value + 0 < 1 || value + 0 > 4095)
 			error(FNR, key, "\"" value "\" is not a number of bytes from 1 to 4095")
