@@ -15,7 +15,8 @@
 # everything reads back identical. Then the backing device fails (its table swapped for
 # dm's error target): the pass reports EIO with the device, its other
 # steps ran, and the device still works and reads back. A backing device
-# holding swap is refused by start before anything is set up.
+# holding swap is refused by start before anything is set up. Last, a
+# policy with group-pages groups the idle pages of a file that reads back.
 # vm-timeout: 240
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../../scripts/vm/guest/lib.sh"
@@ -67,7 +68,7 @@ le() { [ "$1" -le "$2" ] || { ktap_print "$1 > $2"; return 1; }; }
 gt() { [ "$1" -gt "$2" ] || { ktap_print "$1 <= $2"; return 1; }; }
 
 ktap_header
-ktap_plan 30
+ktap_plan 37
 
 unload
 for m in lz4 zstd; do modprobe $m 2>/dev/null; done
@@ -171,7 +172,34 @@ ktap_result "zramctl-ng lists the device with its backing device" assert_eq "/de
 	"$(zramctl-ng -o NAME,BACKING --raw -n /dev/zram_ng0)"
 ktap_result "stop" quietly zram-ng-setup stop
 
-rm -f $CONF /tmp/zng-hex /tmp/zng-rnd /tmp/zng-new $LINK
+# Grouping: a policy that groups the idle pages (group-pages), on a file
+# of text that repeats every 16 KiB (far smaller in groups than alone).
+cat >$CONF <<CONFIG
+[zram_ng0]
+zram-size = 64
+idle-age = 1s
+group-pages = 16
+fs-type = ext4
+mount-point = $MNT
+options = noatime
+CONFIG
+ktap_result "start with group-pages" quietly zram-ng-setup start
+head -c 4096 /dev/urandom | od -An -v -tu1 |
+	awk '{ for (i = 1; i <= NF; i++) printf "%4d", $i % 64; print "" }' | head -c 16384 >/tmp/zng-blk
+i=0
+while [ $i -lt 512 ]; do cat /tmp/zng-blk; i=$((i + 1)); done >/tmp/zng-rep
+cp /tmp/zng-rep $MNT/rep && sync && echo 3 >/proc/sys/vm/drop_caches
+sleep 2
+ktap_result "pass 6: succeeds" pass $((DAY + 3)) 0
+ktap_result "pass 6: grouped the idle pages, said" has "grouped idle pages"
+ktap_result "pass 6: 2048 pages or more in groups" le 2048 "$(group_stat zram_ng0 grouped_pages)"
+ktap_result "zramctl-ng: GROUPED" le $((2048 * 4096)) \
+	"$(zramctl-ng -o GROUPED --bytes --raw -n /dev/zram_ng0)"
+ktap_result "the grouped file reads back identical" sh -c \
+	"echo 3 >/proc/sys/vm/drop_caches && cmp -s /tmp/zng-rep $MNT/rep"
+ktap_result "stop, with groups" quietly zram-ng-setup stop
+
+rm -f $CONF /tmp/zng-hex /tmp/zng-rnd /tmp/zng-new /tmp/zng-blk /tmp/zng-rep $LINK
 rm -rf $STATE
 dmsetup remove --noudevsync zngwb
 rmmod brd 2>/dev/null
