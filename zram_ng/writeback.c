@@ -162,6 +162,8 @@ struct zram_ng_wb {
 	bool device_failed;	/* ZRAM_NG_WB_MAX_ERRORS in a row were seen */
 	/* the group ->take found, held: ->process writes it whole */
 	struct zram_ng_group *group;
+	/* the last group tried: its other members are not tried again */
+	u64 group_id;
 	unsigned int errors;	/* consecutive block write errors */
 	/* the blocks of those errors, held until the run ends */
 	unsigned long failed[ZRAM_NG_WB_MAX_ERRORS];
@@ -375,8 +377,15 @@ static int zram_ng_wb_take(struct zram_ng *zram, u32 index, void *priv)
 	struct zram_ng_wb *wb = priv;
 
 	if (slot_test_flag(zram, index, ZRAM_NG_GROUPED)) {
-		wb->group = (struct zram_ng_group *)slot_handle(zram, index);
-		zram_ng_group_hold(wb->group);
+		struct zram_ng_group *grp;
+
+		grp = (struct zram_ng_group *)slot_handle(zram, index);
+		/* one try a pass: a group that stayed (no room, a failed write) */
+		if (grp->id == wb->group_id)
+			return ZRAM_NG_PP_DONE;
+		wb->group_id = grp->id;
+		wb->group = grp;
+		zram_ng_group_hold(grp);
 		return ZRAM_NG_PP_PROCESS;
 	}
 	slot_set_flag(zram, index, ZRAM_NG_UNDER_WB);
