@@ -98,7 +98,7 @@ consistent() {
 }
 
 ktap_header
-ktap_plan 116
+ktap_plan 118
 
 for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
 zram_ng_reload
@@ -112,7 +112,7 @@ echo lz4 >$D/comp_algorithm
 echo /dev/ram0 >$D/backing_dev
 echo 64M >$D/disksize
 ktap_result "group_stat is all zeros" \
-	assert_eq "0 0 0 0 0 0 0 0" "$(xargs <$D/group_stat)"
+	assert_eq "0 0 0 0 0 0 0 0 0 0" "$(xargs <$D/group_stat)"
 
 # --- the data: pages 0-2047 repeating hex, 2048-2303 random hex, 2304-2559
 # zeros (same-filled), 2560-2815 random bytes (huge) ---
@@ -253,7 +253,19 @@ ktap_result "... no page under a pass left marked: a second pass works" group "t
 ktap_result "... and every page still reads right" file_matches 0 /tmp/gr-want
 ktap_result "reset with groups alive" sh -c "echo 1 > $D/reset"
 ktap_result "... group_stat all zeros again" \
-	assert_eq "0 0 0 0 0 0 0 0" "$(xargs <$D/group_stat)"
+	assert_eq "0 0 0 0 0 0 0 0 0 0" "$(xargs <$D/group_stat)"
+# a pass and a reset at once: one waits for the other (init_lock); the
+# pass either ran whole or found the device reset (EINVAL)
+echo 64M >$D/disksize
+file_at 0 /tmp/gr-rep
+{ echo "type=all" >$D/group_recompress; } 2>/tmp/gr-race.err &
+p=$!
+echo 1 >$D/reset
+wait $p
+ktap_result "a pass racing reset: done or EINVAL, nothing else" \
+	sh -c "! [ -s /tmp/gr-race.err ] || grep -q 'Invalid argument' /tmp/gr-race.err"
+ktap_result "... and the device is reset: group_stat all zeros" \
+	assert_eq "0 0 0 0 0 0 0 0 0 0" "$(xargs <$D/group_stat)"
 
 # --- a secondary algorithm: algo= and priority= ---
 echo "algo=lz4hc priority=1" >$D/recomp_algorithm
