@@ -98,7 +98,7 @@ consistent() {
 }
 
 ktap_header
-ktap_plan 118
+ktap_plan 119
 
 for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
 zram_ng_reload
@@ -208,6 +208,14 @@ done
 dd if=/tmp/gr-rep2 of=/tmp/gr-want bs=$P seek=512 count=8 conv=notrunc 2>/dev/null
 dd if=/dev/zero of=/tmp/gr-want bs=$P seek=528 count=3 conv=notrunc 2>/dev/null
 ktap_result "every page reads what was last written" file_matches 0 /tmp/gr-want
+# the groups' chunks are objects of the pool: compaction and page
+# migration move them under the readers
+m0=$(mm_stat zram_ng0 objs_moved)
+echo 1 >$D/compact
+echo 1 >/proc/sys/vm/compact_memory
+ktap_print "objs_moved $m0 -> $(mm_stat zram_ng0 objs_moved), pages_compacted $(mm_stat zram_ng0 pages_compacted)"
+ktap_result "after compact and compact_memory every page still reads right" \
+	file_matches 0 /tmp/gr-want
 
 # --- the next pass regroups the groups a quarter dead or more ---
 echo all >$D/idle
