@@ -56,3 +56,27 @@ dm_swap() {
 		dmsetup resume --noudevsync "$1"
 }
 
+
+# Pages of the test's device $B ($P bytes each: 4096), direct I/O, and
+# its block_state $DBG, for the tests that put data files at page offsets.
+# hex_file FILE MIB: MIB MiB of random hex digits (4 bits of entropy a byte)
+hex_file() {
+	head -c $(($2 * 524288)) /dev/urandom | od -An -v -tx1 | tr -d ' \n' >"$1"
+}
+
+# file_at FIRSTPAGE FILE: FILE written at page FIRSTPAGE of $B, direct
+file_at() {
+	dd if="$2" of="$B" bs="$P" seek="$1" oflag=direct conv=fsync 2>/dev/null
+}
+
+# file_matches FIRSTPAGE FILE: the pages at FIRSTPAGE read back as FILE
+file_matches() {
+	_n=$(($(wc -c <"$2") / P))
+	dd if="$B" bs="$P" skip="$1" count="$_n" iflag=direct 2>/dev/null | cmp -s - "$2"
+}
+
+# flags_in FIRST LAST CHAR: how many pages in [FIRST, LAST) carry CHAR
+flags_in() {
+	awk -v a="$1" -v b="$2" -v c="$3" '$1 >= a && $1 < b && index($3, c) { n++ }
+		END { print n + 0 }' "$DBG"
+}

@@ -41,22 +41,6 @@ rep_file() {
 	rm -f "$1.blk"
 }
 
-# hex_file FILE MIB: MIB MiB of random hex digits (nothing repeats)
-hex_file() {
-	head -c $(($2 * 524288)) /dev/urandom | od -An -v -tx1 | tr -d ' \n' >"$1"
-}
-
-# file_at FIRSTPAGE FILE: FILE written at page FIRSTPAGE of $B, direct
-file_at() {
-	dd if="$2" of=$B bs=$P seek="$1" oflag=direct conv=fsync 2>/dev/null
-}
-
-# file_matches FIRSTPAGE FILE [BS]: the pages at FIRSTPAGE read back as FILE
-file_matches() {
-	_n=$(($(wc -c <"$2") / P))
-	dd if=$B bs=$P skip="$1" count="$_n" iflag=direct 2>/dev/null | cmp -s - "$2"
-}
-
 # random_reads_match FIRSTPAGE FILE N: N single pages at random read back right
 random_reads_match() {
 	_n=$(($(wc -c <"$2") / P))
@@ -68,12 +52,6 @@ random_reads_match() {
 			{ echo "# page $(($1 + _p)) differs"; return 1; }
 		_i=$((_i + 1))
 	done
-}
-
-# flags_in FIRST LAST CHAR: how many pages in [FIRST, LAST) carry CHAR
-flags_in() {
-	awk -v a="$1" -v b="$2" -v c="$3" '$1 >= a && $1 < b && index($3, c) { n++ }
-		END { print n + 0 }' $DBG
 }
 
 group() {	# group ARGS: group_recompress ARGS succeeds

@@ -17,28 +17,6 @@ B=/dev/zram_ng0
 DBG=/sys/kernel/debug/zram_ng/zram_ng0/block_state
 P=4096
 
-# hex_file FILE MIB: MIB MiB of random hex digits (4 bits of entropy a byte)
-hex_file() {
-	head -c $(($2 * 524288)) /dev/urandom | od -An -v -tx1 | tr -d ' \n' >"$1"
-}
-
-# file_at FIRSTPAGE FILE: FILE written at page FIRSTPAGE of $B, direct
-file_at() {
-	dd if="$2" of=$B bs=$P seek="$1" oflag=direct conv=fsync 2>/dev/null
-}
-
-# file_matches FIRSTPAGE FILE: the pages at FIRSTPAGE read back as FILE
-file_matches() {
-	_n=$(($(wc -c <"$2") / P))
-	dd if=$B bs=$P skip="$1" count="$_n" iflag=direct 2>/dev/null | cmp -s - "$2"
-}
-
-# flags_in FIRST LAST CHAR: how many pages in [FIRST, LAST) carry CHAR
-flags_in() {
-	awk -v a="$1" -v b="$2" -v c="$3" '$1 >= a && $1 < b && index($3, c) { n++ }
-		END { print n + 0 }' $DBG
-}
-
 recomp() {	# recomp ARGS: recompress ARGS succeeds
 	{ echo "$1" >$D/recompress; } 2>/dev/null ||
 		{ echo "# recompress '$1' failed"; return 1; }
