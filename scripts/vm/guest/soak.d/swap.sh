@@ -135,9 +135,13 @@ swap_worker() {
 
 # At each OOM kill in the swap cgroup: what the cgroup, swap and the devices
 # looked like (the question of issue 18: reclaim giving up with free swap).
+# oom_watcher WORKER: watches until the soak's time is up and the swap
+# worker (pid WORKER) has ended, then looks once more: a round that runs
+# past the deadline (a slow kernel: check-debug's) can still be killed.
 oom_watcher() {
-	local seen=0 now_kills n=0 f
-	while left; do
+	local worker=$1 seen=0 now_kills n=0 f last=
+	while [ -z "$last" ]; do
+		left || kill -0 "$worker" 2>/dev/null || last=1
 		now_kills=$(cg_oom_kills 2>/dev/null || echo 0)
 		if [ "${now_kills:-0}" -gt "$seen" ] && [ $n -lt 20 ]; then
 			n=$((n + 1))
@@ -157,7 +161,7 @@ oom_watcher() {
 			} >"$f" 2>&1
 		fi
 		seen=${now_kills:-$seen}
-		sleep 0.2
+		[ -n "$last" ] || sleep 0.2
 	done
 }
 
@@ -176,6 +180,6 @@ swap_sampler() {
 
 swap_start() {
 	swap_worker &
-	oom_watcher &
+	oom_watcher $! &
 	swap_sampler &
 }
