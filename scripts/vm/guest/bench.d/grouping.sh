@@ -103,6 +103,7 @@ one() {
 		--size="$bytes" --number_ios=$((bytes / 4096 * 3 / 10)) --randrepeat=1 \
 		--output=/dev/null >/dev/null 2>&1 || die "$tag: fio randtrim failed"
 	echo 1 >/sys/block/zram_ng0/compact
+	mmstat zram_ng0 "$tag.compacted"
 	case $cfg in
 	group*) echo "type=idle pages=${cfg#group}" >/sys/block/zram_ng0/group_recompress ||
 		die "$tag: the pass after the frees failed" ;;
