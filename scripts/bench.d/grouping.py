@@ -12,8 +12,10 @@ data written with O_DIRECT, `idle all`, then the configuration's pass:
 
   lz4       none: the pages as written
   zstd      recompress type=idle: every idle page on its own with zstd
-  group4    group_recompress type=idle pages=4 (zstd)
-  group16   group_recompress type=idle pages=16 (zstd)
+  groupN    group_recompress type=idle pages=N (zstd); group4, group8
+            and group16 by default
+
+BENCH_GROUPING_CONFIGS picks some (lz4 and zstd, the baselines, always).
 
 then mm_stat, the data read back sequentially (4 KiB O_DIRECT reads,
 timed, compared), 2,000 random 4 KiB O_DIRECT reads with fio (clat p50
@@ -36,7 +38,7 @@ from benchlib import LOWER, NEITHER, Metric, Workload
 from benchrun import (REALMEM_SETS, data_set_files, die, realmem_images,
                       vals_and_mmstats, vm_results, vm_run)
 
-CONFIGS = ("lz4", "zstd", "group4", "group16")
+CONFIGS = ("lz4", "zstd", "group4", "group8", "group16")
 IMG_MIB = 48
 
 
@@ -66,7 +68,9 @@ def parse(run, mib):
     for ds in sets:
         z = "grouping.%s.zstd." % ds
         lz = "grouping.%s.lz4." % ds
-        for cfg in ("group4", "group16"):
+        for cfg in sorted({k.split(".")[2] for k in m if k.split(".")[1] == ds}):
+            if not cfg.startswith("group"):
+                continue
             g = "grouping.%s.%s." % (ds, cfg)
             for key, a, b in (("mem_vs_zstd", g + "mem_used_total", z + "mem_used_total"),
                               ("mem_vs_lz4", g + "mem_used_total", lz + "mem_used_total"),
@@ -94,20 +98,30 @@ def run(tree, runs, tmp):
     bad = [s for s in sets if s not in REALMEM_SETS and s not in ("text", "swap")]
     if bad or not sets:
         die("BENCH_GROUPING_SETS: no data set %s" % " ".join(bad))
+    configs = os.environ.get("BENCH_GROUPING_CONFIGS", " ".join(CONFIGS)).split()
+    for c in configs:
+        if c in ("lz4", "zstd"):
+            continue
+        n = c[len("group"):] if c.startswith("group") else ""
+        if not n.isdigit() or not 2 <= int(n) <= 16:
+            die("BENCH_GROUPING_CONFIGS: no configuration %s (lz4, zstd, group2..group16)" % c)
+    if not {"lz4", "zstd"} <= set(configs):
+        die("BENCH_GROUPING_CONFIGS: lz4 and zstd are the goals' baselines: keep them")
     adds = data_set_files(tmp, mib)
     meta_sets = {}
     if real:
         paths, manifests = realmem_images(real, IMG_MIB)
         adds += paths
         meta_sets = manifests
-        args = [mib] + ["%s=%s" % (s, os.path.basename(p)) for s, p in zip(real, paths)]
+        args = [mib, ",".join(configs)] + ["%s=%s" % (s, os.path.basename(p))
+                                           for s, p in zip(real, paths)]
     else:
-        args = [mib]
+        args = [mib, ",".join(configs)]
     args += [s for s in sets if s not in REALMEM_SETS]
-    per = 60 * len(sets) * len(CONFIGS)     # seconds a run, generously
+    per = 60 * len(sets) * len(configs)     # seconds a run, generously
     lines = vm_run(tree, "grouping", args, adds, runs, tmp, 300 + per * runs,
                    mem="%dM" % max(1024, 768 + 4 * mib))
-    meta = {"mib_per_data_set": mib, "configs": list(CONFIGS), "data_sets": meta_sets,
+    meta = {"mib_per_data_set": mib, "configs": configs, "data_sets": meta_sets,
             "sets": sets, "primary": "lz4", "secondary": "zstd (priority 1)",
             "frees": "30% of the pages discarded at random (fio randtrim, randrepeat), "
                      "compact, and for the groups the same pass again",

@@ -1,18 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2154,SC2034 # bench-vm's variables
 #
-# grouping (bench-vm grouping RUNS MIB [SET=IMAGE...] [text] [swap]):
+# grouping (bench-vm grouping RUNS MIB CONFIGS [SET=IMAGE...] [text] [swap]):
 # grouped recompression against per-page zstd and lz4 pages on zram_ng0
-# (scripts/bench.d/grouping.py says what is measured). SET=IMAGE is a
+# (scripts/bench.d/grouping.py says what is measured). CONFIGS is a comma
+# list of lz4, zstd and groupN (N pages a group); SET=IMAGE is a
 # real-memory image in ./ (its first MIB MiB are used); text and swap are
 # bench-vm's data sets.
 
-CONFIGS="lz4 zstd group4 group16"
-REVERSED="group16 group4 zstd lz4"
-
-workload_prepare() {	# workload_prepare MIB [SET=IMAGE...] [text] [swap]
-	local mib=$1 a set img
-	shift
+# workload_prepare MIB CONFIGS [SET=IMAGE...] [text] [swap]
+workload_prepare() {
+	local mib=$1 a set img c
+	CONFIGS=$(echo "$2" | tr ',' ' ')
+	REVERSED=
+	for c in $CONFIGS; do
+		case $c in
+		lz4|zstd|group[0-9]|group[0-9][0-9]) REVERSED="$c $REVERSED" ;;
+		*) die "grouping: no configuration $c" ;;
+		esac
+	done
+	shift 2
 	modprobe zram_ng num_devices=1 || die "modprobe zram_ng failed"
 	modprobe zstd 2>/dev/null
 	[ -e /sys/block/zram_ng0/group_recompress ] || die "zram_ng0 has no group_recompress"
@@ -112,7 +119,7 @@ one() {
 	zdev_reset zram_ng0
 }
 
-workload_run() {	# workload_run RUN MIB [SET=IMAGE...] [text] [swap]
+workload_run() {	# workload_run RUN MIB CONFIGS [SET=IMAGE...] [text] [swap]
 	local i=$1 set cfg cfgs=$CONFIGS
 	[ $((i % 2)) -eq 1 ] && cfgs=$REVERSED
 	for set in $GSETS; do
