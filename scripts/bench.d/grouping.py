@@ -17,7 +17,9 @@ data written with O_DIRECT, `idle all`, then the configuration's pass:
 
 BENCH_GROUPING_CONFIGS picks some (lz4 and zstd, the baselines, always).
 
-then mm_stat, the data read back sequentially (4 KiB O_DIRECT reads,
+then mm_stat, `compact` and mm_stat again (mem_packed_compacted and its
+ratios compacted_vs_zstd/lz4: without the zspages the pass emptied), the
+data read back sequentially (4 KiB O_DIRECT reads,
 timed, compared), 2,000 random 4 KiB O_DIRECT reads with fio (clat p50
 and p99), 30% of the pages discarded at random (fio randtrim, a fixed
 seed), `compact`, mm_stat, and for the groups the same pass again (it
@@ -52,6 +54,8 @@ def parse(run, mib):
         if when == "packed":
             m[p + "mem_used_total"] = s["mem_used_total"]
             m[p + "compr_data_size"] = s["compr_data_size"]
+        elif when == "packed_compacted":
+            m[p + "mem_packed_compacted"] = s["mem_used_total"]
         elif when == "compacted":
             m[p + "mem_after_compact"] = s["mem_used_total"]
         elif when == "freed":
@@ -74,6 +78,10 @@ def parse(run, mib):
             g = "grouping.%s.%s." % (ds, cfg)
             for key, a, b in (("mem_vs_zstd", g + "mem_used_total", z + "mem_used_total"),
                               ("mem_vs_lz4", g + "mem_used_total", lz + "mem_used_total"),
+                              ("compacted_vs_zstd", g + "mem_packed_compacted",
+                               z + "mem_packed_compacted"),
+                              ("compacted_vs_lz4", g + "mem_packed_compacted",
+                               lz + "mem_packed_compacted"),
                               ("after_frees_vs_zstd", g + "mem_after_frees",
                                z + "mem_after_frees"),
                               ("compact_only_vs_zstd", g + "mem_after_compact",
@@ -135,6 +143,9 @@ WORKLOAD = Workload(
     doc="issue 30: grouped recompression against per-page zstd and lz4 pages, zram_ng0",
     metrics=[Metric("mem_used_total", LOWER, "bytes"),
              Metric("compr_data_size", LOWER, "bytes"),
+             Metric("mem_packed_compacted", LOWER, "bytes"),
+             Metric("compacted_vs_zstd", LOWER, "ratio"),
+             Metric("compacted_vs_lz4", LOWER, "ratio"),
              Metric("mem_after_compact", LOWER, "bytes"),
              Metric("mem_after_frees", LOWER, "bytes"),
              Metric("pass_sys_ms_per_mib", LOWER, "ms/MiB"),

@@ -97,6 +97,8 @@ one() {
 	echo all >/sys/block/zram_ng0/idle
 	pass "$cfg" "$tag"
 	mmstat zram_ng0 "$tag.packed"
+	echo 1 >/sys/block/zram_ng0/compact
+	mmstat zram_ng0 "$tag.packed_compacted"
 	echo "@@@ VAL zram_ng $tag.grouped_pages $(group_stat zram_ng0 grouped_pages)"
 	echo "@@@ VAL zram_ng $tag.groups $(group_stat zram_ng0 groups)"
 	t=$(now_us)
