@@ -27,12 +27,14 @@ regroups the groups a quarter dead), and mm_stat again: what compaction
 alone gives back of a group's dead pages against compaction and the pass.
 
 Metrics per data set and configuration (tag SET.CFG): mem_used_total and
-compr_data_size after the pass, mem_after_compact, pass_sys_ms_per_mib (system CPU time of
-the pass's write per MiB written), seq_read_ms, rand_p50_us, rand_p99_us,
-mem_after_frees; and the ratios the issue's goals are stated in:
-SET.groupN.mem_vs_zstd and mem_vs_lz4, after_frees_vs_zstd (and
-compact_only_vs_zstd: compaction without the second pass),
-cpu_vs_zstd, p99_vs_zstd and seq_vs_zstd.
+compr_data_size after the pass, mem_packed_compacted after its compaction,
+pass_sys_ms_per_mib (system CPU time of the pass's write per MiB written),
+seq_read_ms, rand_p50_us, rand_p99_us, mem_after_compact (after the frees
+and compaction), mem_after_frees (and the second pass); and the ratios the
+issue's goals are stated in: SET.groupN.mem_vs_zstd and mem_vs_lz4,
+compacted_vs_zstd and compacted_vs_lz4, after_frees_vs_zstd (and
+compact_only_vs_zstd: compaction without the second pass), cpu_vs_zstd,
+p50_vs_zstd, p99_vs_zstd and seq_vs_zstd.
 """
 import os
 
