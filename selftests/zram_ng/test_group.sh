@@ -14,8 +14,8 @@
 # pages, and a second pass that regroups the groups a quarter dead), a pass
 # racing rewrites, writeback taking groups whole (their streams in blocks
 # in a row, read back from there), recompression leaving members alone,
-# swap on grouped pages, reset and rmmod with groups alive, and a
-# bad-input table.
+# the pass compacting the holes its frees left, swap on grouped pages,
+# reset and rmmod with groups alive, and a bad-input table.
 # vm-timeout: 300
 # shellcheck disable=SC2154 # mm_stat_read sets A_* and B_*
 . "$(dirname "$0")/common.sh"
@@ -76,7 +76,7 @@ consistent() {
 }
 
 ktap_header
-ktap_plan 119
+ktap_plan 124
 
 for m in lz4 lz4hc zstd; do modprobe $m 2>/dev/null; done
 zram_ng_reload
@@ -337,6 +337,32 @@ echo 0 >$D/writeback_limit_enable
 ktap_result "... the pages read back" file_matches 0 /tmp/gr-rep
 ktap_result "reset with written-back groups" sh -c "echo 1 > $D/reset"
 ktap_result "no failed reads" assert_eq 0 "$(io_stat zram_ng0 failed_reads)"
+
+# --- the pass compacts what its frees left: with every other page read
+# (not idle, so not taken), the pages it grouped leave holes in every
+# zspage; auto_compact off, so that only the pass can have compacted ---
+echo N >/sys/module/zram_ng/parameters/auto_compact
+echo 1 >$D/reset
+echo 64M >$D/disksize
+head -c 2097152 /tmp/gr-rep >/tmp/gr-2m
+file_at 0 /tmp/gr-2m
+echo all >$D/idle
+i=1
+while [ $i -lt 512 ]; do
+	dd if=$B of=/dev/null bs=$P skip=$i count=1 iflag=direct 2>/dev/null
+	i=$((i + 2))
+done
+c0=$(mm_stat zram_ng0 pages_compacted)
+ktap_result "a pass over every other page (the others just read)" group "type=idle"
+c1=$(mm_stat zram_ng0 pages_compacted)
+ktap_result "... took only the idle ones" assert_eq "256 0" "$(flags_in 0 512 g) $(awk '$1 % 2 && index($3, "g")' $DBG | wc -l)"
+ktap_result "... and compacted the pool ($((c1 - c0)) pages)" test "$c1" -gt "$c0"
+echo 1 >$D/compact
+ktap_result "... a compact after it finds nothing more" \
+	assert_eq "$c1" "$(mm_stat zram_ng0 pages_compacted)"
+ktap_result "... every page reads back" file_matches 0 /tmp/gr-2m
+echo Y >/sys/module/zram_ng/parameters/auto_compact
+echo 1 >$D/reset
 
 # --- bad input ---
 echo "algo=lz4hc priority=1" >$D/recomp_algorithm
