@@ -14,6 +14,8 @@ data written with O_DIRECT, `idle all`, then the configuration's pass:
   zstd      recompress type=idle: every idle page on its own with zstd
   groupN    group_recompress type=idle pages=N (zstd); group4, group8
             and group16 by default
+  groupN-L  the same with zstd at level L (algorithm_params priority=1
+            level=L; the per-page zstd of "zstd" stays at its default)
 
 BENCH_GROUPING_CONFIGS picks some (lz4 and zstd, the baselines, always).
 
@@ -37,6 +39,7 @@ compact_only_vs_zstd: compaction without the second pass), cpu_vs_zstd,
 p50_vs_zstd, p99_vs_zstd and seq_vs_zstd.
 """
 import os
+import re
 
 from benchlib import LOWER, NEITHER, Metric, Workload
 from benchrun import (REALMEM_SETS, data_set_files, die, realmem_images,
@@ -112,9 +115,11 @@ def run(tree, runs, tmp):
     for c in configs:
         if c in ("lz4", "zstd"):
             continue
-        n = c[len("group"):] if c.startswith("group") else ""
-        if not n.isdigit() or not 2 <= int(n) <= 16:
-            die("BENCH_GROUPING_CONFIGS: no configuration %s (lz4, zstd, group2..group16)" % c)
+        g = re.fullmatch(r"group([0-9]+)(?:-([0-9]+))?", c)
+        if (not g or not 2 <= int(g.group(1)) <= 16 or
+                (g.group(2) is not None and not 1 <= int(g.group(2)) <= 22)):
+            die("BENCH_GROUPING_CONFIGS: no configuration %s (lz4, zstd, group2..group16, "
+                "groupN-L: zstd level L, 1..22, for the groups)" % c)
     if not {"lz4", "zstd"} <= set(configs):
         die("BENCH_GROUPING_CONFIGS: lz4 and zstd are the goals' baselines: keep them")
     adds = data_set_files(tmp, mib)

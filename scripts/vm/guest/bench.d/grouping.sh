@@ -4,7 +4,8 @@
 # grouping (bench-vm grouping RUNS MIB CONFIGS [SET=IMAGE...] [text] [swap]):
 # grouped recompression against per-page zstd and lz4 pages on zram_ng0
 # (scripts/bench.d/grouping.py says what is measured). CONFIGS is a comma
-# list of lz4, zstd and groupN (N pages a group); SET=IMAGE is a
+# list of lz4, zstd, groupN (N pages a group) and groupN-L (zstd level L
+# for the groups); SET=IMAGE is a
 # real-memory image in ./ (its first MIB MiB are used); text and swap are
 # bench-vm's data sets.
 
@@ -15,7 +16,8 @@ workload_prepare() {
 	REVERSED=
 	for c in $CONFIGS; do
 		case $c in
-		lz4|zstd|group[0-9]|group[0-9][0-9]) REVERSED="$c $REVERSED" ;;
+		lz4|zstd|group[0-9]|group[0-9][0-9]|group[0-9]-[0-9]|group[0-9]-[0-9][0-9]|\
+		group[0-9][0-9]-[0-9]|group[0-9][0-9]-[0-9][0-9]) REVERSED="$c $REVERSED" ;;
 		*) die "grouping: no configuration $c" ;;
 		esac
 	done
@@ -59,12 +61,18 @@ gtimed() {
 	echo "@@@ VAL zram_ng $3.pass_wall_ms ${t##* }"
 }
 
+# pages CFG: the N of groupN or groupN-L
+pages() {
+	local n=${1#group}
+	echo "${n%%-*}"
+}
+
 # the pass of configuration $1 (tag $2)
 pass() {
 	case $1 in
 	lz4) ;;
 	zstd) gtimed /sys/block/zram_ng0/recompress "type=idle" "$2" ;;
-	group*) gtimed /sys/block/zram_ng0/group_recompress "type=idle pages=${1#group}" "$2" ;;
+	group*) gtimed /sys/block/zram_ng0/group_recompress "type=idle pages=$(pages "$1")" "$2" ;;
 	esac
 }
 
@@ -91,6 +99,10 @@ one() {
 	if [ "$cfg" != lz4 ]; then
 		zdev_write zram_ng0 recomp_algorithm "algo=zstd priority=1" || die "zstd"
 	fi
+	case $cfg in
+	group*-*) zdev_write zram_ng0 algorithm_params "priority=1 level=${cfg#*-}" ||
+		die "$tag: zstd level ${cfg#*-}" ;;
+	esac
 	zdev_write zram_ng0 disksize $((bytes + (1 << 20))) || die "disksize"
 	dd if="/tmp/data-$set" of=/dev/zram_ng0 bs=4k oflag=direct 2>/dev/null ||
 		die "$tag: writing failed"
@@ -114,7 +126,7 @@ one() {
 	echo 1 >/sys/block/zram_ng0/compact
 	mmstat zram_ng0 "$tag.compacted"
 	case $cfg in
-	group*) echo "type=idle pages=${cfg#group}" >/sys/block/zram_ng0/group_recompress ||
+	group*) echo "type=idle pages=$(pages "$cfg")" >/sys/block/zram_ng0/group_recompress ||
 		die "$tag: the pass after the frees failed" ;;
 	esac
 	mmstat zram_ng0 "$tag.freed"
