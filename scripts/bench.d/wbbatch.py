@@ -4,10 +4,14 @@
 import os
 
 from benchlib import HIGHER, LOWER, NEITHER, Metric, Workload
-from benchrun import DATA_SETS_DOC, data_set_files, vals_and_mmstats, vm_results, vm_run
+from benchrun import (DATA_SETS_DOC, data_set_files, die, vals_and_mmstats, vm_results,
+                      vm_run)
 
 MIB = int(os.environ.get("BENCH_WBBATCH_MIB", 64))
 DELAY_MS = int(os.environ.get("BENCH_WBBATCH_DELAY_MS", 1))
+# the bounded passes' data (text and swap): at most 64 MiB, which the
+# kernel's text the text data set is cut from holds
+BOUNDED_MIB = int(os.environ.get("BENCH_WBBATCH_BOUNDED_MIB", min(MIB, 64)))
 
 
 def parse(run, mib):
@@ -43,12 +47,14 @@ def parse(run, mib):
 
 
 def run(tree, runs, tmp):
-    adds = data_set_files(tmp, MIB)
+    if not 1 <= BOUNDED_MIB <= MIB:
+        die("BENCH_WBBATCH_BOUNDED_MIB: 1 to BENCH_WBBATCH_MIB (%d)" % MIB)
+    adds = data_set_files(tmp, BOUNDED_MIB)
     # the data in zram_ng and zram, three ramdisks of MIB MiB
     mem = "%dM" % max(1024, 6 * MIB + 512)
-    lines = vm_run(tree, "wbbatch", [MIB, DELAY_MS], adds, runs, tmp,
+    lines = vm_run(tree, "wbbatch", [MIB, DELAY_MS, BOUNDED_MIB], adds, runs, tmp,
                    600 + runs * (30 * MIB * max(DELAY_MS, 1) // 4 + 300), mem=mem)
-    meta = {"mib": MIB, "write_delay_ms": DELAY_MS,
+    meta = {"mib": MIB, "write_delay_ms": DELAY_MS, "bounded_mib": BOUNDED_MIB,
             "backing": "brd ramdisk; brd behind dm-delay (writes delayed)",
             "data_sets": DATA_SETS_DOC,
             "bounded": "a quarter of the pages: writeback_limit (largest first) "

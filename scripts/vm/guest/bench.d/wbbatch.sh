@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2154,SC2034 # bench-vm's variables
 #
-# wbbatch (bench-vm wbbatch RUNS MIB DELAY_MS): batched writeback and
+# wbbatch (bench-vm wbbatch RUNS MIB DELAY_MS BMIB): batched writeback and
 # largest-first selection (issue 29; zram_ng/writeback.c).
 #  1. Speed: MIB MiB of the fio data set, all idle, written back with
 #     "idle" to a backing device that is a brd ramdisk, then one behind
@@ -9,8 +9,8 @@
 #     zram_ng with writeback_batch_size 1 (the old one-at-a-time pass) and
 #     32 (the default), and the stock zram0, in an order that rotates with
 #     the run. The wall time of the write, bd_writes; the data verified.
-#  2. What a bounded pass frees: the text and swap data sets (pages of
-#     many sizes), all idle; writeback_limit at a quarter of the pages
+#  2. What a bounded pass frees: BMIB MiB of the text and swap data sets
+#     (pages of many sizes), all idle; writeback_limit at a quarter of the pages
 #     (largest first), against the same number of pages in index order
 #     ("page_indexes=0-N", no limit: what a bounded pass did before);
 #     mem_used_total freed per block written, alternating.
@@ -62,8 +62,8 @@ wb_bounded() {
 	zdev_reset $dev
 }
 
-workload_prepare() {	# workload_prepare MIB DELAY_MS
-	local mib=$1 delay=$2 sectors
+workload_prepare() {	# workload_prepare MIB DELAY_MS BMIB
+	local mib=$1 delay=$2 bmib=$3 sectors
 	setup
 	rmmod brd 2>/dev/null
 	modprobe brd rd_nr=3 rd_size=$(((mib + 1) << 10)) || die "no brd"
@@ -76,13 +76,15 @@ workload_prepare() {	# workload_prepare MIB DELAY_MS
 	WBB_DELAY=/dev/mapper/wbb-delay
 	[ -b $WBB_DELAY ] ||
 		WBB_DELAY=/dev/$(dmsetup info -c --noheadings -o blkdevname wbb-delay)
-	make_data_sets "$mib"
+	make_data_sets "$bmib"
+	[ "$mib" = "$bmib" ] || make_fio_data "$mib"
 	echo "@@@ META wbbatch_mib $mib"
+	echo "@@@ META wbbatch_bounded_mib $bmib"
 	echo "@@@ META wbbatch_write_delay_ms $delay"
 }
 
-workload_run() {	# workload_run RUN MIB DELAY_MS
-	local i=$1 mib=$2 bdev tag c cfgs set
+workload_run() {	# workload_run RUN MIB DELAY_MS BMIB
+	local i=$1 mib=$2 bmib=$4 bdev tag c cfgs set
 	for bdev in /dev/ram0 "$WBB_DELAY"; do
 		tag=ram
 		[ "$bdev" = /dev/ram0 ] || tag=delay
@@ -101,11 +103,11 @@ workload_run() {	# workload_run RUN MIB DELAY_MS
 	done
 	for set in text swap; do
 		if [ $((i % 2)) -eq 0 ]; then
-			wb_bounded largest $set "$mib" 1
-			wb_bounded index $set "$mib" 0
+			wb_bounded largest $set "$bmib" 1
+			wb_bounded index $set "$bmib" 0
 		else
-			wb_bounded index $set "$mib" 0
-			wb_bounded largest $set "$mib" 1
+			wb_bounded index $set "$bmib" 0
+			wb_bounded largest $set "$bmib" 1
 		fi
 	done
 }
