@@ -31,7 +31,9 @@ alone gives back of a group's dead pages against compaction and the pass.
 Metrics per data set and configuration (tag SET.CFG): mem_used_total and
 compr_data_size after the pass, mem_packed_compacted after its compaction,
 pass_sys_ms_per_mib (system CPU time of the pass's write per MiB written),
-seq_read_ms, rand_p50_us, rand_p99_us, mem_after_compact (after the frees
+seq_read_ms, seq_decompressions (groups the sequential read decompressed:
+the groups once each when the CPU's cache serves the rest), rand_p50_us,
+rand_p99_us, mem_after_compact (after the frees
 and compaction), mem_after_frees (and the second pass); and the ratios the
 issue's goals are stated in: SET.groupN.mem_vs_zstd and mem_vs_lz4,
 compacted_vs_zstd and compacted_vs_lz4, after_frees_vs_zstd (and
@@ -71,7 +73,7 @@ def parse(run, mib):
         if what == "pass_sys_ms":
             m[p + "pass_sys_ms_per_mib"] = val / mib
         elif what in ("seq_read_ms", "rand_p50_us", "rand_p99_us", "grouped_pages",
-                      "groups"):
+                      "groups", "seq_decompressions"):
             m[p + what] = val
     sets = {k.split(".")[1] for k in m}
     for ds in sets:
@@ -161,6 +163,7 @@ WORKLOAD = Workload(
              Metric("rand_p99_us", LOWER, "us"),
              Metric("grouped_pages", NEITHER, "pages"),
              Metric("groups", NEITHER, "groups"),
+             Metric("seq_decompressions", LOWER, "groups decompressed by the sequential read"),
              Metric("mem_vs_zstd", LOWER, "ratio"),
              Metric("mem_vs_lz4", LOWER, "ratio"),
              Metric("after_frees_vs_zstd", LOWER, "ratio"),

@@ -93,7 +93,7 @@ rand_pcts() {
 
 # one SET CFG
 one() {
-	local set=$1 cfg=$2 tag=$1.$2 bytes=$((GMIB << 20)) t
+	local set=$1 cfg=$2 tag=$1.$2 bytes=$((GMIB << 20)) t d
 	zdev_reset zram_ng0
 	zdev_write zram_ng0 comp_algorithm lz4 || die "lz4"
 	if [ "$cfg" != lz4 ]; then
@@ -113,10 +113,12 @@ one() {
 	mmstat zram_ng0 "$tag.packed_compacted"
 	echo "@@@ VAL zram_ng $tag.grouped_pages $(group_stat zram_ng0 grouped_pages)"
 	echo "@@@ VAL zram_ng $tag.groups $(group_stat zram_ng0 groups)"
+	d=$(group_stat zram_ng0 decompressions)
 	t=$(now_us)
 	dd if=/dev/zram_ng0 of=/tmp/grouping-back bs=4k count=$((bytes / 4096)) iflag=direct 2>/dev/null ||
 		die "$tag: reading failed"
 	echo "@@@ VAL zram_ng $tag.seq_read_ms $((($(now_us) - t) / 1000))"
+	echo "@@@ VAL zram_ng $tag.seq_decompressions $(($(group_stat zram_ng0 decompressions) - d))"
 	cmp -s /tmp/grouping-back "/tmp/data-$set" || die "$tag: did not read back the same"
 	rm -f /tmp/grouping-back
 	rand_pcts "$tag"
