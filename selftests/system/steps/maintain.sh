@@ -33,13 +33,18 @@ check "swap is back on" "/dev/zram_ng0 100" "$(swaps | grep zram_ng)"
 # 96 MiB of one 16 KiB block of text, over and over (a file a group
 # of 16 pages stores in far less than its pages one by one)
 head -c 4096 /dev/urandom | od -An -v -tu1 |
-	awk '{ for (i = 1; i <= NF; i++) printf "%4d", $i % 64; print "" }' |
+	awk '{ for (i = 1; i <= NF; i++) printf "%4d", $i % 64; print "" }' 2>/dev/null |
 	head -c 16384 >/tmp/zng-blk
-# rep: the file's contents
+# /tmp/zng-1m: 1 MiB of it; rep: the file's contents, 96 of those
+_i=0
+while [ $_i -lt 64 ]; do
+	cat /tmp/zng-blk
+	_i=$((_i + 1))
+done >/tmp/zng-1m
 rep() {
 	_i=0
-	while [ $_i -lt 6144 ]; do
-		cat /tmp/zng-blk
+	while [ $_i -lt 96 ]; do
+		cat /tmp/zng-1m
 		_i=$((_i + 1))
 	done
 }
@@ -50,7 +55,7 @@ mount -t tmpfs -o size=160M tmpfs $MNT
 # shellcheck disable=SC2016 # the loop is the service's
 check_cmd "96 MiB into a tmpfs from a 32 MiB cgroup" \
 	systemd-run --wait --quiet -p MemoryMax=32M -p MemorySwapMax=infinity \
-	sh -c 'i=0; while [ $i -lt 6144 ]; do cat /tmp/zng-blk; i=$((i + 1)); done >/mnt/zng-maint/rep'
+	sh -c 'i=0; while [ $i -lt 96 ]; do cat /tmp/zng-1m; i=$((i + 1)); done >/mnt/zng-maint/rep'
 orig=$(awk '{ print $1 }' $D/mm_stat)
 check_cmd "... most of it went out to /dev/zram_ng0 (orig_data_size $orig)" \
 	test "$orig" -ge $((48 << 20))
@@ -91,6 +96,7 @@ check_cmd "the file reads back identical" reads_back
 check "no error from our units or modules in the journal" "" "$(our_errors)"
 
 umount $MNT
+rm -f /tmp/zng-blk /tmp/zng-1m
 good_conf
 check_cmd "the good configuration back (restart)" systemctl restart zram-ng-setup.service
 check "swap on /dev/zram_ng0, priority 100" "/dev/zram_ng0 100" "$(swaps | grep zram_ng)"
