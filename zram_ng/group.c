@@ -8,27 +8,39 @@
  * up to ZRAM_NG_GROUP_MAX_PAGES idle slots of one leaf as one stream, and
  * each slot then points at the group instead of an object of its own.
  *
- * Storage. The stream is cut into page-sized chunks, each an ordinary
- * object of the pool: PAGE_SIZE bytes each (the pool's huge class, one
- * object a page, no waste), the rest in the last, in the class of its
- * size, or, when the rest is as large as the huge size (a whole page for
- * it), in two halves (zram_ng_group_chunk()). So the allocator needs no
- * objects larger than a page, and compaction, migration, the shrinker and
- * mem_used_total treat chunks as any object. The cost against an
- * allocator holding the stream whole is the last chunks' rounding to
- * their classes and struct zram_ng_group (group_meta_bytes in
- * group_stat); a stream is never copied whole but on reads, which gather
- * the chunks anyway. Measured on the four real-memory images of the
- * realmem benchmark (zstd 3, 16 pages a group, a model of the pool's
- * classes): the chunks take 0.06-0.11% more than the streams (with the
- * rest in one chunk, 0.3-1.6%, up to 8% at 4 pages), and the streams are
- * 0.81-0.87 of what zstd stores for the same pages one by one.
+ * Storage. The stream is cut into chunks, each an ordinary object of the
+ * pool: PAGE_SIZE bytes each (the pool's huge class, one object a page,
+ * no waste), then the rest of the last page in pieces of PAGE_SIZE / 2,
+ * / 4, ... down to 256 bytes (those of the rest's binary digits that are
+ * set), then what is left below 256 bytes (zram_ng_group_chunk()). So
+ * the allocator needs no objects larger than a page, and compaction,
+ * migration, the shrinker and mem_used_total treat chunks as any object.
+ * Why pieces of a power of two and not the rest in one chunk of its own
+ * size: a device's groups are few beside its pages (one per 16), and
+ * their rests, of any size, spread over every class of the pool, a few
+ * each; a class's last zspage is partly empty (on 6.12 up to 8 pages of
+ * it), so a few objects in a class cost far more than their bytes. The
+ * pieces fill 4 classes (2048 to 256 bytes, objects that fit a page
+ * exactly) and the small classes below 256 bytes, which hold many
+ * objects a page. Measured (issue 30's bench, 24 MiB of each real-memory
+ * image, 16 pages a group): with the rest in one chunk the pool held
+ * 1.09-1.22x the streams' bytes on 6.1 and 1.25-1.52x on 6.12 (per-page
+ * zstd's own objects 1.11-1.18x and 1.17-1.30x); see benchmarks.rst
+ * "Grouped recompression on real memory" for what the pieces do. The
+ * largest piece is below the huge size (above which an object takes a
+ * whole page: more than 3/4 of a page in every geometry). The cost against an allocator holding
+ * the stream whole is the last piece's rounding to its class and
+ * struct zram_ng_group (group_meta_bytes in group_stat, a handle per
+ * chunk: at most 5 more than the pages); a stream is never copied whole
+ * but on reads, which gather the chunks anyway. The streams are
+ * 0.81-0.89 of what zstd stores for the same pages one by one.
  *
  *   slot (flag ZRAM_NG_GROUPED, ->handle = the group, size = its share)
  *     |                      +-> chunk 0: PAGE_SIZE bytes of the stream
  *     +-> struct zram_ng_group --> chunk 1: PAGE_SIZE bytes
- *     |     id, comp, live,      +-> chunk 2: the rest (class of its size)
- *     |     base, offs[nr]
+ *     |     id, comp, live,      +-> chunk 2: 2048 bytes  } the rest,
+ *     |     base, offs[nr]       +-> chunk 3: 512 bytes   } 2600 bytes
+ *     |                          +-> chunk 4: 40 bytes    }
  *   slot (another member)
  *
  * A member's share of the stream's bytes (zram_ng_group_share(); they add
@@ -89,6 +101,7 @@
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
+#include <linux/bitops.h>
 #include <linux/highmem.h>
 #include <linux/local_lock.h>
 #include <linux/mempool.h>
@@ -186,32 +199,57 @@ void zram_ng_group_layer_exit(void)
 }
 
 /*
+ * The smallest piece of a stream's last page (top of the file): the rest
+ * below it is one chunk in a class of its own size.
+ */
+#define ZRAM_NG_GROUP_MIN_PIECE	256
+
+/* How many chunks a stream of @comp_len bytes is stored in. */
+static unsigned int zram_ng_group_nr_chunks(u32 comp_len)
+{
+	u32 rest = comp_len % PAGE_SIZE;
+
+	return comp_len / PAGE_SIZE +
+	       hweight32(rest & ~(ZRAM_NG_GROUP_MIN_PIECE - 1)) +
+	       !!(rest % ZRAM_NG_GROUP_MIN_PIECE);
+}
+
+/*
  * Chunk @i of @grp: *@off bytes into the stream, *@len long. PAGE_SIZE
- * bytes each, then the rest, in two halves when split_tail.
+ * bytes each; then the rest of the last page in pieces of PAGE_SIZE / 2,
+ * / 4 ... down to ZRAM_NG_GROUP_MIN_PIECE, each present when its bit is
+ * set in the rest, largest first; then what is left below that.
  */
 static void zram_ng_group_chunk(const struct zram_ng_group *grp,
 				unsigned int i, u32 *off, u32 *len)
 {
 	u32 full = grp->comp_len / PAGE_SIZE, rest = grp->comp_len % PAGE_SIZE;
+	u32 piece, at = full * PAGE_SIZE;
 
 	if (i < full) {
 		*off = i * PAGE_SIZE;
 		*len = PAGE_SIZE;
-	} else if (!grp->split_tail) {
-		*off = full * PAGE_SIZE;
-		*len = rest;
-	} else if (i == full) {
-		*off = full * PAGE_SIZE;
-		*len = rest - rest / 2;
-	} else {
-		*off = full * PAGE_SIZE + rest - rest / 2;
-		*len = rest / 2;
+		return;
 	}
+	i -= full;
+	for (piece = PAGE_SIZE / 2; piece >= ZRAM_NG_GROUP_MIN_PIECE;
+	     piece /= 2) {
+		if (!(rest & piece))
+			continue;
+		if (!i--) {
+			*off = at;
+			*len = piece;
+			return;
+		}
+		at += piece;
+	}
+	*off = at;
+	*len = rest % ZRAM_NG_GROUP_MIN_PIECE;
 }
 
 static size_t zram_ng_group_size(unsigned int nr_chunks)
 {
-	/* nr_chunks <= ZRAM_NG_GROUP_MAX_PAGES + 1: no overflow */
+	/* nr_chunks < ZRAM_NG_GROUP_MAX_PAGES + PAGE_SHIFT: no overflow */
 	return offsetof(struct zram_ng_group, chunks) +
 	       nr_chunks * sizeof(unsigned long);
 }
@@ -265,10 +303,9 @@ struct zram_ng_group *zram_ng_group_make(struct zram_ng *zram,
 					 u32 base, const u8 *offs, u8 nr)
 {
 	struct zram_ng_stats *st = &zram->stats;
-	u32 rest = comp_len % PAGE_SIZE, off, len;
-	bool split = rest >= zram->huge_class_size;
-	unsigned int nr_chunks = comp_len / PAGE_SIZE + !!rest + split, i;
+	unsigned int nr_chunks = zram_ng_group_nr_chunks(comp_len), i;
 	struct zram_ng_group *grp;
+	u32 off, len;
 
 	if (WARN_ON_ONCE(nr < ZRAM_NG_GROUP_MIN_PAGES ||
 			 nr > ZRAM_NG_GROUP_MAX_PAGES || !comp_len ||
@@ -278,7 +315,6 @@ struct zram_ng_group *zram_ng_group_make(struct zram_ng *zram,
 	if (!grp)
 		return ERR_PTR(-ENOMEM);
 	grp->comp_len = comp_len;
-	grp->split_tail = split;
 	for (i = 0; i < nr_chunks; i++) {
 		unsigned long handle;
 

@@ -37,7 +37,6 @@ struct zram_ng_group {
 	u32 comp_len;		/* bytes of the stream */
 	u8 nr;			/* pages in the stream */
 	u8 nr_chunks;		/* zram_ng_group_chunk(); written back: blocks */
-	bool split_tail;	/* the last bytes are two chunks, not one */
 	bool on_bd;		/* written back: chunks[0] is the first block */
 	u8 offs[ZRAM_NG_GROUP_MAX_PAGES];
 	/* allocator handles; written back, the first of nr_chunks blocks */
