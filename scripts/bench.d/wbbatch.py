@@ -9,9 +9,9 @@ from benchrun import (DATA_SETS_DOC, data_set_files, die, vals_and_mmstats, vm_r
 
 MIB = int(os.environ.get("BENCH_WBBATCH_MIB", 64))
 DELAY_MS = int(os.environ.get("BENCH_WBBATCH_DELAY_MS", 1))
-# the bounded passes' data (text and swap): at most 64 MiB, which the
-# kernel's text the text data set is cut from holds
-BOUNDED_MIB = int(os.environ.get("BENCH_WBBATCH_BOUNDED_MIB", min(MIB, 64)))
+# the bounded passes' data (text and swap): at most 32 MiB (the kernel
+# text the text data set is cut from holds 44 MiB)
+BOUNDED_MIB = int(os.environ.get("BENCH_WBBATCH_BOUNDED_MIB", min(MIB, 32)))
 
 
 def parse(run, mib):
