@@ -25,8 +25,9 @@
  * objects a page. Measured (issue 30's bench, 24 MiB of each real-memory
  * image, 16 pages a group): with the rest in one chunk the pool held
  * 1.09-1.22x the streams' bytes on 6.1 and 1.25-1.52x on 6.12 (per-page
- * zstd's own objects 1.11-1.18x and 1.17-1.30x); see benchmarks.rst
- * "Grouped recompression on real memory" for what the pieces do. The
+ * zstd's own objects 1.11-1.18x and 1.17-1.30x), with the pieces
+ * 1.03-1.07x on both (benchmarks.rst, "Grouped recompression on real
+ * memory"). The
  * largest piece is below the huge size (above which an object takes a
  * whole page: more than 3/4 of a page in every geometry). The cost against an allocator holding
  * the stream whole is the last piece's rounding to its class and
