@@ -12,7 +12,7 @@
  * pool: PAGE_SIZE bytes each (the pool's huge class, one object a page,
  * no waste), then the rest of the last page in pieces of PAGE_SIZE / 2,
  * / 4, ... down to 256 bytes (those of the rest's binary digits that are
- * set), then what is left below 256 bytes (zram_ng_group_chunk()). So
+ * set), then what is left below 256 bytes (zram_ng_group_chunk_len()). So
  * the allocator needs no objects larger than a page, and compaction,
  * migration, the shrinker and mem_used_total treat chunks as any object.
  * Why pieces of a power of two and not the rest in one chunk of its own
@@ -27,10 +27,10 @@
  * 1.09-1.22x the streams' bytes on 6.1 and 1.25-1.52x on 6.12 (per-page
  * zstd's own objects 1.11-1.18x and 1.17-1.30x), with the pieces
  * 1.03-1.07x on both (benchmarks.rst, "Grouped recompression on real
- * memory"). The
- * largest piece is below the huge size (above which an object takes a
- * whole page: more than 3/4 of a page in every geometry). The cost against an allocator holding
- * the stream whole is the last piece's rounding to its class and
+ * memory"). The largest piece is below the huge size (above which an
+ * object takes a whole page: more than 3/4 of a page in every geometry).
+ * The cost against an allocator holding the stream whole is the last
+ * piece's rounding to its class and
  * struct zram_ng_group (group_meta_bytes in group_stat, a handle per
  * chunk: at most 5 more than the pages); a stream is never copied whole
  * but on reads, which gather the chunks anyway. The streams are
@@ -105,6 +105,7 @@
 #include <linux/bitops.h>
 #include <linux/highmem.h>
 #include <linux/local_lock.h>
+#include <linux/log2.h>
 #include <linux/mempool.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -216,36 +217,18 @@ static unsigned int zram_ng_group_nr_chunks(u32 comp_len)
 }
 
 /*
- * Chunk @i of @grp: *@off bytes into the stream, *@len long. PAGE_SIZE
- * bytes each; then the rest of the last page in pieces of PAGE_SIZE / 2,
- * / 4 ... down to ZRAM_NG_GROUP_MIN_PIECE, each present when its bit is
- * set in the rest, largest first; then what is left below that.
+ * The length of the chunk that starts where @left bytes of a stream are
+ * left: a page while a page is left, then the largest power of two in
+ * what is left down to ZRAM_NG_GROUP_MIN_PIECE (the rest's set bits,
+ * largest first), then all that is left.
  */
-static void zram_ng_group_chunk(const struct zram_ng_group *grp,
-				unsigned int i, u32 *off, u32 *len)
+static u32 zram_ng_group_chunk_len(u32 left)
 {
-	u32 full = grp->comp_len / PAGE_SIZE, rest = grp->comp_len % PAGE_SIZE;
-	u32 piece, at = full * PAGE_SIZE;
-
-	if (i < full) {
-		*off = i * PAGE_SIZE;
-		*len = PAGE_SIZE;
-		return;
-	}
-	i -= full;
-	for (piece = PAGE_SIZE / 2; piece >= ZRAM_NG_GROUP_MIN_PIECE;
-	     piece /= 2) {
-		if (!(rest & piece))
-			continue;
-		if (!i--) {
-			*off = at;
-			*len = piece;
-			return;
-		}
-		at += piece;
-	}
-	*off = at;
-	*len = rest % ZRAM_NG_GROUP_MIN_PIECE;
+	if (left >= PAGE_SIZE)
+		return PAGE_SIZE;
+	if (left >= ZRAM_NG_GROUP_MIN_PIECE)
+		return rounddown_pow_of_two(left);
+	return left;
 }
 
 static size_t zram_ng_group_size(unsigned int nr_chunks)
@@ -316,10 +299,10 @@ struct zram_ng_group *zram_ng_group_make(struct zram_ng *zram,
 	if (!grp)
 		return ERR_PTR(-ENOMEM);
 	grp->comp_len = comp_len;
-	for (i = 0; i < nr_chunks; i++) {
+	for (i = 0, off = 0; i < nr_chunks; i++, off += len) {
 		unsigned long handle;
 
-		zram_ng_group_chunk(grp, i, &off, &len);
+		len = zram_ng_group_chunk_len(comp_len - off);
 		handle = zsng_store(zram->mem_pool, stream + off, len,
 				    ZRAM_NG_SLEEP_GFP);
 		if (IS_ERR_VALUE(handle)) {
@@ -405,14 +388,14 @@ static int zram_ng_group_decompress(struct zram_ng *zram,
 {
 	struct zcomp_ng_strm *zstrm;
 	unsigned int i;
+	u32 off, len;
 	int ret;
 
 	c->id = 0;
-	for (i = 0; i < grp->nr_chunks; i++) {
-		u32 off, len;
+	for (i = 0, off = 0; i < grp->nr_chunks; i++, off += len) {
 		void *src;
 
-		zram_ng_group_chunk(grp, i, &off, &len);
+		len = zram_ng_group_chunk_len(grp->comp_len - off);
 		src = zsng_map_object(zram->mem_pool, grp->chunks[i], ZSNG_MM_RO);
 		memcpy(c->staging + off, src, len);
 		zsng_unmap_object(zram->mem_pool, grp->chunks[i]);
@@ -497,10 +480,10 @@ void zram_ng_group_copy_stream(struct zram_ng *zram, struct zram_ng_group *grp,
 	u32 off, len;
 	void *dst;
 
-	for (i = 0; i < grp->nr_chunks; i++) {
+	for (i = 0, off = 0; i < grp->nr_chunks; i++, off += len) {
 		void *src;
 
-		zram_ng_group_chunk(grp, i, &off, &len);
+		len = zram_ng_group_chunk_len(grp->comp_len - off);
 		src = zsng_map_object(zram->mem_pool, grp->chunks[i], ZSNG_MM_RO);
 		zram_ng_group_to_pages(pages, off, src, len);
 		zsng_unmap_object(zram->mem_pool, grp->chunks[i]);
