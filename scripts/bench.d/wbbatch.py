@@ -9,13 +9,15 @@ from benchrun import (DATA_SETS_DOC, data_set_files, die, vals_and_mmstats, vm_r
 
 MIB = int(os.environ.get("BENCH_WBBATCH_MIB", 64))
 DELAY_MS = int(os.environ.get("BENCH_WBBATCH_DELAY_MS", 1))
+# null_blk's completion delay: a fast SSD's write latency
+FAST_US = int(os.environ.get("BENCH_WBBATCH_FAST_US", 20))
 # the bounded passes' data (text and swap): at most 32 MiB (the kernel
 # text the text data set is cut from holds 44 MiB)
 BOUNDED_MIB = int(os.environ.get("BENCH_WBBATCH_BOUNDED_MIB", min(MIB, 32)))
 
 
 def parse(run, mib):
-    """Per backing device (ram, delay): zram_ng's pass at batch 1 and 32
+    """Per backing device (ram, fast, delay): zram_ng's pass at batch 1 and 32
     and the stock's, in ms per MiB and MB/s; speedup = batch 1 / batch 32,
     ratio = zram_ng batch 32 / stock. Per data set: memory freed per block
     written, largest first and index order, and their ratio."""
@@ -30,7 +32,7 @@ def parse(run, mib):
                     mib * 1048576 / 1e6 / max(x, 1) * 1000)
             elif f[-1] == "freed_per_block":
                 m["%s.wbbatch.%s.%s.freed_per_block" % (dev, f[0], f[1])] = x
-    for bd in ("ram", "delay"):
+    for bd in ("ram", "fast", "delay"):
         b1 = m.get("zram_ng.wbbatch.%s.batch1.wall_ms_per_mib" % bd)
         b32 = m.get("zram_ng.wbbatch.%s.batch32.wall_ms_per_mib" % bd)
         st = m.get("zram.wbbatch.%s.batch1.wall_ms_per_mib" % bd)
@@ -49,13 +51,18 @@ def parse(run, mib):
 def run(tree, runs, tmp):
     if not 1 <= BOUNDED_MIB <= MIB:
         die("BENCH_WBBATCH_BOUNDED_MIB: 1 to BENCH_WBBATCH_MIB (%d)" % MIB)
+    if not 1 <= FAST_US <= 100000:
+        die("BENCH_WBBATCH_FAST_US: 1 to 100000")
     adds = data_set_files(tmp, BOUNDED_MIB)
     # the data in zram_ng and zram, three ramdisks of MIB MiB
     mem = "%dM" % max(1024, 6 * MIB + 512)
-    lines = vm_run(tree, "wbbatch", [MIB, DELAY_MS, BOUNDED_MIB], adds, runs, tmp,
+    lines = vm_run(tree, "wbbatch", [MIB, DELAY_MS, BOUNDED_MIB, FAST_US], adds, runs, tmp,
                    600 + runs * (30 * MIB * max(DELAY_MS, 1) // 4 + 300), mem=mem)
     meta = {"mib": MIB, "write_delay_ms": DELAY_MS, "bounded_mib": BOUNDED_MIB,
-            "backing": "brd ramdisk; brd behind dm-delay (writes delayed)",
+            "fast_us": FAST_US,
+            "backing": "brd ramdisk; memory-backed null_blk completing each "
+                       "request fast_us after it (timer); brd behind dm-delay "
+                       "(writes delayed)",
             "data_sets": DATA_SETS_DOC,
             "bounded": "a quarter of the pages: writeback_limit (largest first) "
                        "against page_indexes=0-N (index order)"}

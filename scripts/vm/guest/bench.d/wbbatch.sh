@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2154,SC2034 # bench-vm's variables
 #
-# wbbatch (bench-vm wbbatch RUNS MIB DELAY_MS BMIB): batched writeback and
+# wbbatch (bench-vm wbbatch RUNS MIB DELAY_MS BMIB FAST_US): batched writeback and
 # largest-first selection (issue 29; zram_ng/writeback.c).
 #  1. Speed: MIB MiB of the fio data set, all idle, written back with
-#     "idle" to a backing device that is a brd ramdisk, then one behind
-#     dm-delay whose writes take DELAY_MS ms (reads none); for each,
+#     "idle" to a backing device that is a brd ramdisk (which completes a
+#     write inside its submission: nothing can be in flight), then a
+#     memory-backed null_blk that completes each request FAST_US us after
+#     its submission from a timer (a fast SSD's write latency), then brd
+#     behind dm-delay whose writes take DELAY_MS ms (reads none); for each,
 #     zram_ng with writeback_batch_size 1 (the old one-at-a-time pass) and
 #     32 (the default), and the stock zram0, in an order that rotates with
 #     the run. The wall time of the write, bd_writes; the data verified.
@@ -62,11 +65,24 @@ wb_bounded() {
 	zdev_reset $dev
 }
 
-workload_prepare() {	# workload_prepare MIB DELAY_MS BMIB
+workload_prepare() {	# workload_prepare MIB DELAY_MS BMIB FAST_US
 	local mib=$1 delay=$2 bmib=$3 sectors
+	WBB_FAST_US=$4
 	setup
 	rmmod brd 2>/dev/null
 	modprobe brd rd_nr=3 rd_size=$(((mib + 1) << 10)) || die "no brd"
+	# brd allocates a ramdisk's pages at their first write: done here,
+	# or the first pass of the boot would pay for it and no other
+	for bdev in /dev/ram0 /dev/ram2; do
+		dd if=/dev/zero of=$bdev bs=1M count=$((mib + 1)) oflag=direct \
+			2>/dev/null || die "$bdev: prefill"
+	done
+	rmmod null_blk 2>/dev/null
+	modprobe null_blk nr_devices=1 queue_mode=2 memory_backed=1 bs=4096 \
+		gb=$(((mib >> 10) + 1)) irqmode=2 \
+		completion_nsec=$((WBB_FAST_US * 1000)) || die "no null_blk"
+	dd if=/dev/zero of=/dev/nullb0 bs=1M count=$((mib + 1)) oflag=direct \
+		2>/dev/null || die "/dev/nullb0: prefill"
 	modprobe dm_delay || die "no dm_delay"
 	sectors=$(((mib + 1) << 11))
 	DM_DISABLE_UDEV=1 dmsetup create --noudevsync wbb-delay \
@@ -81,13 +97,17 @@ workload_prepare() {	# workload_prepare MIB DELAY_MS BMIB
 	echo "@@@ META wbbatch_mib $mib"
 	echo "@@@ META wbbatch_bounded_mib $bmib"
 	echo "@@@ META wbbatch_write_delay_ms $delay"
+	echo "@@@ META wbbatch_fast_us $WBB_FAST_US"
 }
 
-workload_run() {	# workload_run RUN MIB DELAY_MS BMIB
+workload_run() {	# workload_run RUN MIB DELAY_MS BMIB FAST_US
 	local i=$1 mib=$2 bmib=$4 bdev tag c cfgs set
-	for bdev in /dev/ram0 "$WBB_DELAY"; do
-		tag=ram
-		[ "$bdev" = /dev/ram0 ] || tag=delay
+	for bdev in /dev/ram0 /dev/nullb0 "$WBB_DELAY"; do
+		case $bdev in
+		/dev/ram0) tag=ram ;;
+		/dev/nullb0) tag=fast ;;
+		*) tag=delay ;;
+		esac
 		# the three configurations, rotated by the run
 		cfgs="ng1 ng32 stock"
 		for _ in $(seq $((i % 3))); do
