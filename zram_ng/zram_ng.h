@@ -160,6 +160,7 @@ struct zram_ng {
 	char *backing_path;		/* as written to backing_dev */
 	unsigned long *bd_bitmap;	/* the blocks in use */
 	unsigned long bd_nr_pages;	/* size of the backing device */
+	unsigned long bd_next;		/* where the next search starts */
 	struct zram_ng_bd_epochs bd_epochs;
 	/* a writeback or recompression pass is running (pp.c) */
 	atomic_t pp_running;
