@@ -11,6 +11,8 @@ MIB = int(os.environ.get("BENCH_WBBATCH_MIB", 64))
 DELAY_MS = int(os.environ.get("BENCH_WBBATCH_DELAY_MS", 1))
 # null_blk's completion delay: a fast SSD's write latency
 FAST_US = int(os.environ.get("BENCH_WBBATCH_FAST_US", 20))
+# the speed part's backing devices, of ram, fast and delay
+DEVICES = os.environ.get("BENCH_WBBATCH_DEVICES", "ram fast delay").split()
 # the bounded passes' data (text and swap): at most 32 MiB (the kernel
 # text the text data set is cut from holds 44 MiB)
 BOUNDED_MIB = int(os.environ.get("BENCH_WBBATCH_BOUNDED_MIB", min(MIB, 32)))
@@ -53,13 +55,19 @@ def run(tree, runs, tmp):
         die("BENCH_WBBATCH_BOUNDED_MIB: 1 to BENCH_WBBATCH_MIB (%d)" % MIB)
     if not 1 <= FAST_US <= 100000:
         die("BENCH_WBBATCH_FAST_US: 1 to 100000")
+    if not DEVICES or any(d not in ("ram", "fast", "delay") for d in DEVICES) or \
+            len(set(DEVICES)) != len(DEVICES):
+        die("BENCH_WBBATCH_DEVICES: some of ram, fast and delay, each once")
     adds = data_set_files(tmp, BOUNDED_MIB)
     # the data in zram_ng and zram, three ramdisks of MIB MiB
     mem = "%dM" % max(1024, 6 * MIB + 512)
-    lines = vm_run(tree, "wbbatch", [MIB, DELAY_MS, BOUNDED_MIB, FAST_US], adds, runs, tmp,
-                   600 + runs * (30 * MIB * max(DELAY_MS, 1) // 4 + 300), mem=mem)
+    # a batch-1 pass to dm-delay: a jiffy (4 to 8 ms here) a page
+    per_run = 300 + (30 * MIB * max(DELAY_MS, 1) // 4 if "delay" in DEVICES else 0) + \
+        (2 * MIB * 256 * FAST_US * 4 // 1000000 if "fast" in DEVICES else 0)
+    lines = vm_run(tree, "wbbatch", [MIB, DELAY_MS, BOUNDED_MIB, FAST_US, ",".join(DEVICES)],
+                   adds, runs, tmp, 600 + runs * per_run, mem=mem)
     meta = {"mib": MIB, "write_delay_ms": DELAY_MS, "bounded_mib": BOUNDED_MIB,
-            "fast_us": FAST_US,
+            "fast_us": FAST_US, "devices": DEVICES,
             "backing": "brd ramdisk; memory-backed null_blk completing each "
                        "request fast_us after it (timer); brd behind dm-delay "
                        "(writes delayed)",

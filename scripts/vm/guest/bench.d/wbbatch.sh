@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2154,SC2034 # bench-vm's variables
 #
-# wbbatch (bench-vm wbbatch RUNS MIB DELAY_MS BMIB FAST_US): batched writeback and
-# largest-first selection (issue 29; zram_ng/writeback.c).
+# wbbatch (bench-vm wbbatch RUNS MIB DELAY_MS BMIB FAST_US DEVICES): batched
+# writeback and largest-first selection (issue 29; zram_ng/writeback.c).
 #  1. Speed: MIB MiB of the fio data set, all idle, written back with
-#     "idle" to a backing device that is a brd ramdisk (which completes a
-#     write inside its submission: nothing can be in flight), then a
-#     memory-backed null_blk that completes each request FAST_US us after
-#     its submission from a timer (a fast SSD's write latency), then brd
-#     behind dm-delay whose writes take DELAY_MS ms (reads none); for each,
+#     "idle" to each backing device of DEVICES (a comma-separated list):
+#     ram, a brd ramdisk (which completes a write inside its submission:
+#     nothing can be in flight); fast, a memory-backed null_blk that
+#     completes each request FAST_US us after its submission from a timer
+#     (a fast SSD's write latency); delay, brd behind dm-delay whose
+#     writes take DELAY_MS ms, rounded up to a jiffy (reads none); for each,
 #     zram_ng with writeback_batch_size 1 (the old one-at-a-time pass) and
 #     32 (the default), and the stock zram0, in an order that rotates with
 #     the run. The wall time of the write, bd_writes; the data verified.
@@ -65,49 +66,71 @@ wb_bounded() {
 	zdev_reset $dev
 }
 
-workload_prepare() {	# workload_prepare MIB DELAY_MS BMIB FAST_US
+# wbb_device TAG: the backing device of speed part TAG (ram, fast, delay)
+wbb_device() {
+	case $1 in
+	ram) echo /dev/ram0 ;;
+	fast) echo /dev/nullb0 ;;
+	delay) echo "$WBB_DELAY" ;;
+	esac
+}
+
+# wbb_prefill DEV MIB: brd and null_blk allocate a page at a block's first
+# write: done here, or the first pass of the boot would pay for it alone
+wbb_prefill() {
+	dd if=/dev/zero of="$1" bs=1M count=$(($2 + 1)) oflag=direct \
+		2>/dev/null || die "$1: prefill"
+}
+
+workload_prepare() {	# workload_prepare MIB DELAY_MS BMIB FAST_US DEVICES
 	local mib=$1 delay=$2 bmib=$3 sectors
 	WBB_FAST_US=$4
+	WBB_DEVICES=$(echo "$5" | tr , ' ')
 	setup
 	rmmod brd 2>/dev/null
+	# ram0: the ramdisk of the speed part and of the bounded passes;
+	# ram2: behind dm-delay
 	modprobe brd rd_nr=3 rd_size=$(((mib + 1) << 10)) || die "no brd"
-	# brd allocates a ramdisk's pages at their first write: done here,
-	# or the first pass of the boot would pay for it and no other
-	for bdev in /dev/ram0 /dev/ram2; do
-		dd if=/dev/zero of=$bdev bs=1M count=$((mib + 1)) oflag=direct \
-			2>/dev/null || die "$bdev: prefill"
-	done
-	rmmod null_blk 2>/dev/null
-	modprobe null_blk nr_devices=1 queue_mode=2 memory_backed=1 bs=4096 \
-		gb=$(((mib >> 10) + 1)) irqmode=2 \
-		completion_nsec=$((WBB_FAST_US * 1000)) || die "no null_blk"
-	dd if=/dev/zero of=/dev/nullb0 bs=1M count=$((mib + 1)) oflag=direct \
-		2>/dev/null || die "/dev/nullb0: prefill"
-	modprobe dm_delay || die "no dm_delay"
-	sectors=$(((mib + 1) << 11))
-	DM_DISABLE_UDEV=1 dmsetup create --noudevsync wbb-delay \
-		--table "0 $sectors delay /dev/ram2 0 0 /dev/ram2 0 $delay" ||
-		die "dm-delay"
-	DM_DISABLE_UDEV=1 dmsetup mknodes wbb-delay 2>/dev/null
-	WBB_DELAY=/dev/mapper/wbb-delay
-	[ -b $WBB_DELAY ] ||
-		WBB_DELAY=/dev/$(dmsetup info -c --noheadings -o blkdevname wbb-delay)
+	case " $WBB_DEVICES " in
+	*" ram "*) wbb_prefill /dev/ram0 "$mib" ;;
+	esac
+	case " $WBB_DEVICES " in
+	*" fast "*)
+		rmmod null_blk 2>/dev/null
+		modprobe null_blk nr_devices=1 queue_mode=2 memory_backed=1 \
+			bs=4096 gb=$(((mib >> 10) + 1)) irqmode=2 \
+			completion_nsec=$((WBB_FAST_US * 1000)) ||
+			die "no null_blk"
+		wbb_prefill /dev/nullb0 "$mib"
+		;;
+	esac
+	case " $WBB_DEVICES " in
+	*" delay "*)
+		wbb_prefill /dev/ram2 "$mib"
+		modprobe dm_delay || die "no dm_delay"
+		sectors=$(((mib + 1) << 11))
+		DM_DISABLE_UDEV=1 dmsetup create --noudevsync wbb-delay \
+			--table "0 $sectors delay /dev/ram2 0 0 /dev/ram2 0 $delay" ||
+			die "dm-delay"
+		DM_DISABLE_UDEV=1 dmsetup mknodes wbb-delay 2>/dev/null
+		WBB_DELAY=/dev/mapper/wbb-delay
+		[ -b $WBB_DELAY ] ||
+			WBB_DELAY=/dev/$(dmsetup info -c --noheadings -o blkdevname wbb-delay)
+		;;
+	esac
 	make_data_sets "$bmib"
 	[ "$mib" = "$bmib" ] || make_fio_data "$mib"
 	echo "@@@ META wbbatch_mib $mib"
 	echo "@@@ META wbbatch_bounded_mib $bmib"
 	echo "@@@ META wbbatch_write_delay_ms $delay"
 	echo "@@@ META wbbatch_fast_us $WBB_FAST_US"
+	echo "@@@ META wbbatch_devices $WBB_DEVICES"
 }
 
-workload_run() {	# workload_run RUN MIB DELAY_MS BMIB FAST_US
+workload_run() {	# workload_run RUN MIB DELAY_MS BMIB FAST_US DEVICES
 	local i=$1 mib=$2 bmib=$4 bdev tag c cfgs set
-	for bdev in /dev/ram0 /dev/nullb0 "$WBB_DELAY"; do
-		case $bdev in
-		/dev/ram0) tag=ram ;;
-		/dev/nullb0) tag=fast ;;
-		*) tag=delay ;;
-		esac
+	for tag in $WBB_DEVICES; do
+		bdev=$(wbb_device "$tag")
 		# the three configurations, rotated by the run
 		cfgs="ng1 ng32 stock"
 		for _ in $(seq $((i % 3))); do
