@@ -58,7 +58,7 @@ ref_same() {
 wb() { { echo "$1" >$D/writeback; } 2>/dev/null; }
 
 ktap_header
-ktap_plan 46
+ktap_plan 47
 
 zram_ng_reload
 rmmod brd 2>/dev/null
@@ -169,11 +169,20 @@ blkdiscard $B
 dd if=$REF of=$B bs=4096 count=200 oflag=direct 2>/dev/null
 echo all >$D/idle
 before=$(ng_stat zram_ng0 bd_retired)
+w0=$(bd bd_writes)
+t0=$(now_us)
 (echo idle >$D/writeback) 2>/tmp/wbf-mid.err &
 pass=$!
-sleep 2
+# the device fails once 20 of the 200 delayed writes are done
+written_since() { test $(($(bd bd_writes) - $1)) -ge "$2"; }
+wait_until 10 written_since "$w0" 20
+running=0
+kill -0 $pass 2>/dev/null && running=1
 error_table | dm_swap zwf
+ktap_print "the device failed $((($(now_us) - t0) / 1000)) ms into the pass, after $(($(bd bd_writes) - w0)) writes"
+ktap_result "... the pass was still running then" assert_eq 1 $running
 wait $pass
+ktap_print "the pass: exit $?, $(cat /tmp/wbf-mid.err), bd_stat $(cat $D/bd_stat)"
 ktap_result "failing mid-pass: the pass ends with EIO" grep -q "Input/output error" /tmp/wbf-mid.err
 ktap_result "... after 8 failed writes, none retired" \
 	assert_eq "$before" "$(ng_stat zram_ng0 bd_retired)"
