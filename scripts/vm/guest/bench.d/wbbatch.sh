@@ -83,7 +83,7 @@ wbb_prefill() {
 }
 
 workload_prepare() {	# workload_prepare MIB DELAY_MS BMIB FAST_US DEVICES
-	local mib=$1 delay=$2 bmib=$3 sectors
+	local mib=$1 delay=$2 bmib=$3 sectors tag
 	WBB_FAST_US=$4
 	WBB_DEVICES=$(echo "$5" | tr , ' ')
 	setup
@@ -91,33 +91,31 @@ workload_prepare() {	# workload_prepare MIB DELAY_MS BMIB FAST_US DEVICES
 	# ram0: the ramdisk of the speed part and of the bounded passes;
 	# ram2: behind dm-delay
 	modprobe brd rd_nr=3 rd_size=$(((mib + 1) << 10)) || die "no brd"
-	case " $WBB_DEVICES " in
-	*" ram "*) wbb_prefill /dev/ram0 "$mib" ;;
-	esac
-	case " $WBB_DEVICES " in
-	*" fast "*)
-		rmmod null_blk 2>/dev/null
-		modprobe null_blk nr_devices=1 queue_mode=2 memory_backed=1 \
-			bs=4096 gb=$(((mib >> 10) + 1)) irqmode=2 \
-			completion_nsec=$((WBB_FAST_US * 1000)) ||
-			die "no null_blk"
-		wbb_prefill /dev/nullb0 "$mib"
-		;;
-	esac
-	case " $WBB_DEVICES " in
-	*" delay "*)
-		wbb_prefill /dev/ram2 "$mib"
-		modprobe dm_delay || die "no dm_delay"
-		sectors=$(((mib + 1) << 11))
-		DM_DISABLE_UDEV=1 dmsetup create --noudevsync wbb-delay \
-			--table "0 $sectors delay /dev/ram2 0 0 /dev/ram2 0 $delay" ||
-			die "dm-delay"
-		DM_DISABLE_UDEV=1 dmsetup mknodes wbb-delay 2>/dev/null
-		WBB_DELAY=/dev/mapper/wbb-delay
-		[ -b $WBB_DELAY ] ||
-			WBB_DELAY=/dev/$(dmsetup info -c --noheadings -o blkdevname wbb-delay)
-		;;
-	esac
+	for tag in $WBB_DEVICES; do
+		case $tag in
+		ram) wbb_prefill /dev/ram0 "$mib" ;;
+		fast)
+			rmmod null_blk 2>/dev/null
+			modprobe null_blk nr_devices=1 queue_mode=2 \
+				memory_backed=1 bs=4096 gb=$(((mib >> 10) + 1)) \
+				irqmode=2 completion_nsec=$((WBB_FAST_US * 1000)) ||
+				die "no null_blk"
+			wbb_prefill /dev/nullb0 "$mib"
+			;;
+		delay)
+			wbb_prefill /dev/ram2 "$mib"
+			modprobe dm_delay || die "no dm_delay"
+			sectors=$(((mib + 1) << 11))
+			DM_DISABLE_UDEV=1 dmsetup create --noudevsync wbb-delay \
+				--table "0 $sectors delay /dev/ram2 0 0 /dev/ram2 0 $delay" ||
+				die "dm-delay"
+			DM_DISABLE_UDEV=1 dmsetup mknodes wbb-delay 2>/dev/null
+			WBB_DELAY=/dev/mapper/wbb-delay
+			[ -b $WBB_DELAY ] ||
+				WBB_DELAY=/dev/$(dmsetup info -c --noheadings -o blkdevname wbb-delay)
+			;;
+		esac
+	done
 	make_data_sets "$bmib"
 	[ "$mib" = "$bmib" ] || make_fio_data "$mib"
 	echo "@@@ META wbbatch_mib $mib"
