@@ -171,6 +171,22 @@ bool Pool::init_classes(const ClassGeometry *geo, u32 nr)
  * mapped, compacted and migrated there. A free slot is looked for only
  * where the lockless counts say there is one, one class lock at a time,
  * none held meanwhile.
+ *
+ * Shared tails (growing chains and borrowing both on: 6.1's pools).
+ * Borrowing alone still let each class of a run allocate a short zspage
+ * of its own when the run had no free slot, and keep its unfilled part:
+ * one tail per class where the stock has one per run, which kept a pool
+ * of tens of MiB of real heap 1-3% above the stock's (scripts/
+ * realmem-model, Documentation/benchmarks.rst). So while a class's next
+ * zspage is short, the zspage is allocated in the largest class of its
+ * run whose next zspage is short too (the run's short zspages are alike:
+ * same pages, same objects), and the object borrows its first slot: the
+ * classes of a run fill one tail, as the stock's one class does. A class
+ * goes long when the objects of its own sizes (demand: held by it or lent
+ * to a larger class; the handle slot's origin_idx says whose they are)
+ * reach long_after, as it did with its own objects before; from then its
+ * long zspages are its own, and a larger class's short slot is dearer
+ * than its own long one, so it borrows no more.
  */
 static bool same_short_geometry(u32 a, u32 b)
 {
@@ -191,7 +207,33 @@ void Pool::init_borrow()
 					   classes_[j + 1].size))
 			j++;
 		classes_[i].borrow_last = (u16)j;
+		classes_[i].shares_tails = borrow_ && growing_;
 	}
+}
+
+/*
+ * The class whose new zspage an object of @c takes when no class of its
+ * run has a free slot (shared tails, above): the largest of the run whose
+ * next zspage is short, if @c's is short; else @c. Lockless reads: a
+ * stale count only picks another class of the run.
+ */
+SizeClass *Pool::grow_class(SizeClass *c)
+{
+	u32 ci = (u32)(c - classes_), pages, objs;
+
+	if (!c->shares_tails || c->borrow_last == ci)
+		return c;
+	c->next_geometry(&pages, &objs);
+	if (pages == c->pages_per_zspage && objs == c->objs_per_zspage)
+		return c; /* long (or never short) */
+	for (u32 j = c->borrow_last; j > ci; j--) {
+		u32 jp, jo;
+
+		classes_[j].next_geometry(&jp, &jo);
+		if (jp == pages && jo == objs)
+			return &classes_[j];
+	}
+	return c;
 }
 
 /*
@@ -220,7 +262,7 @@ Zspage *Pool::borrow_slot(SizeClass *c, HandleSlot *slot, bool pinned,
 		/* only a slot that costs no more pages than @c's own would */
 		if (zs &&
 		    (ulong)zs->nr_pages * objs <= (ulong)pages * zs->nr_objs) {
-			slot->class_idx = bi;
+			slot->class_idx = (u16)bi;
 			b->obj_malloc(zs, slot);
 			b->fix_group(zs);
 			if (lru_)
@@ -504,7 +546,10 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	slot = static_cast<HandleSlot *>(zsng_svc_slot_alloc(gfp));
 	if (!slot)
 		return (ulong)-ZSNG_ENOMEM;
-	slot->class_idx = ci;
+	slot->class_idx = (u16)ci;
+	slot->origin_idx = (u16)ci;
+	if (c->shares_tails)
+		add_relaxed(c->demand, 1);
 
 	if (pinned)
 		zsng_svc_map_begin();
@@ -532,10 +577,17 @@ ulong Pool::alloc_object(ulong size, u32 gfp, Zspage **pinned)
 	}
 
 	/* Page allocation may sleep: not under the class lock, nor pinned. */
+	c = grow_class(c);
 	zs = alloc_zspage(c, gfp);
 	if (!zs) {
+		if (classes_[ci].shares_tails)
+			add_relaxed(classes_[ci].demand, -1);
 		zsng_svc_slot_free(slot);
 		return (ulong)-ZSNG_ENOMEM;
+	}
+	if (c != &classes_[ci]) {
+		slot->class_idx = (u16)(c - classes_);
+		add_relaxed(slots_borrowed_, 1);
 	}
 
 	if (pinned)
@@ -575,6 +627,8 @@ void Pool::free(ulong handle)
 		return;
 	release.init();
 	c = &classes_[slot->class_idx];
+	if (classes_[slot->origin_idx].shares_tails)
+		add_relaxed(classes_[slot->origin_idx].demand, -1);
 	zsng_svc_lock(c->lock);
 	zs = slot->zspage;
 	c->obj_free(zs, slot->idx);

@@ -155,7 +155,9 @@ struct SizeClass;
 struct HandleSlot {
 	Zspage *zspage;
 	u32 idx;
-	u32 class_idx; /* written before the handle is returned, never again */
+	/* written before the handle is returned, never again: */
+	u16 class_idx; /* the class that holds the object */
+	u16 origin_idx; /* the class of its size (a borrower's own) */
 };
 /* The tag bit of an allocated object's header needs the alignment too. */
 static_assert(sizeof(HandleSlot) <= ZSNG_SLOT_SIZE &&
@@ -248,6 +250,7 @@ class Pool {
 	bool init(Policy policy, u32 max_pages, u32 flags);
 	bool init_classes(const ClassGeometry *geo, u32 nr);
 	void init_borrow();
+	SizeClass *grow_class(SizeClass *c);
 	Zspage *borrow_slot(SizeClass *c, HandleSlot *slot, bool pinned,
 			    SizeClass **from);
 
@@ -287,6 +290,7 @@ class Pool {
 		ulong pages; /* of the zspages listed or reclaiming */
 		ulong lru_listed; /* zspages */
 		ulong reclaiming; /* pages */
+		ulong used, demand; /* objects held, of the classes' sizes */
 	};
 	bool check_class(SizeClass *c, u32 i, CheckTotals *t);
 	bool check_deferred(ulong *pages);

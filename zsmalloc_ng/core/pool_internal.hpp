@@ -78,10 +78,15 @@ struct SizeClass {
 	/* compaction.cpp: pages compaction could free; also without the lock */
 	ulong can_compact() const;
 
-	/* the geometry of the class's next zspage: short until long_after */
+	/*
+	 * the geometry of the class's next zspage: short until long_after
+	 * objects of its sizes are in use (held here or, shared tails, lent
+	 * to a larger class of its run: pool.cpp)
+	 */
 	void next_geometry(u32 *pages, u32 *objs) const
 	{
-		bool is_long = read_once(obj_used) >= long_after;
+		bool is_long = read_once(shares_tails ? demand : obj_used) >=
+			       long_after;
 
 		*pages = is_long ? pages_per_zspage : short_pages;
 		*objs = is_long ? objs_per_zspage : short_objs;
@@ -100,6 +105,7 @@ struct SizeClass {
 	bool legacy_order; /* 6.1's "inuse optimisation" in insert() */
 	u16 frees_unchecked; /* auto-compaction: frees since the pool check */
 	u16 borrow_last; /* the largest class it may borrow from (itself: none) */
+	bool shares_tails; /* growing chains and borrowing: pool.cpp */
 	/* One allocation (init_class_groups()), starting at groups: */
 	ListNode *groups; /* nr_groups list heads */
 	u64 *nonempty; /* bit g set <=> groups[g] is not empty */
@@ -111,6 +117,9 @@ struct SizeClass {
 	ulong objs_allocated; /* slots of all zspages, long and short */
 	ulong pages_allocated;
 	ulong obj_used;
+	/* shares_tails: objects whose size is this class's, wherever held
+	 * (changed with add_relaxed(), under no lock of its own) */
+	ulong demand;
 	ulong objs_moved;
 	ulong pages_compacted;
 };

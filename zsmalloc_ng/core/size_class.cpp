@@ -29,8 +29,9 @@ ulong long_after_objs(u32 short_pages, u32 short_objs, u32 long_pages,
 
 	if (num <= cost)
 		return 0; /* the long geometry saves nothing: never short */
-	/* long_pages / saving, rounded up */
-	return ((ulong)long_pages * short_objs * long_objs + num - cost - 1) /
+	/* kLongTailsPaid * long_pages / saving, rounded up */
+	return ((ulong)kLongTailsPaid * long_pages * short_objs * long_objs +
+		num - cost - 1) /
 	       (num - cost);
 }
 

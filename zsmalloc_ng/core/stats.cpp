@@ -146,6 +146,11 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 					continue;
 				CHECK(s->zspage == zs && s->idx == idx &&
 				      s->class_idx == i);
+				/* its own class, or a borrower of its run */
+				CHECK(s->origin_idx == i ||
+				      (s->origin_idx < i &&
+				       classes_[s->origin_idx].borrow_last >=
+					       i));
 				alloced++;
 			}
 			CHECK(alloced == zs->inuse);
@@ -188,6 +193,8 @@ bool Pool::check_class(SizeClass *c, u32 i, CheckTotals *t)
 	for (u32 g = 0; g < kMaxShownGroups; g++)
 		CHECK(shown[g] == c->group_count[g]);
 	t->pages += pages;
+	t->used += used;
+	t->demand += c->shares_tails ? read_once(c->demand) : used;
 out:
 	return ok;
 }
@@ -250,8 +257,11 @@ bool Pool::check_consistency()
 		ok = check_lru(&t);
 		zsng_svc_unlock(lru_lock_);
 	}
-	if (ok)
+	if (ok) {
 		CHECK(t.pages + pages_deferred == read_once(pages_used_));
+		/* every object is of one class's sizes (quiescent pool) */
+		CHECK(t.demand == t.used);
+	}
 out:
 	return ok;
 }

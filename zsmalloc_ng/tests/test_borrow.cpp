@@ -68,13 +68,36 @@ bool find_run(zsng_core_pool *p, unsigned int *lo, unsigned int *hi)
 
 class Borrow : public ::testing::TestWithParam<int> {};
 
+/* The classes lo..last of @p's run starting at @lo (same short geometry). */
+unsigned int run_last(zsng_core_pool *p, unsigned int lo)
+{
+	unsigned int n = zsng_core_nr_classes(p), j = lo;
+
+	while (j + 1 < n && !class_stats_at(p, j + 1).huge &&
+	       same_short(class_stats_at(p, lo).size,
+			  class_stats_at(p, j + 1).size))
+		j++;
+	return j;
+}
+
+unsigned long run_used(zsng_core_pool *p, unsigned int lo, unsigned int last)
+{
+	unsigned long used = 0;
+
+	for (unsigned int i = lo; i <= last; i++)
+		used += class_stats_at(p, i).obj_used;
+	return used;
+}
+
 /*
- * Growing chains, both classes short (alike): the smaller class's zspage
- * full and the larger's partly used, the next object of the smaller size
- * goes into the larger class's free slot and no page is allocated;
- * without the flag a zspage is.
+ * Growing chains, the run's classes short (alike): with borrowing, the
+ * objects of the run share their zspages (shared tails, core/pool.cpp):
+ * the smaller class's first objects open a zspage in the largest class of
+ * the run and take its slots, and an object of the larger size then takes
+ * a free slot of that zspage; no page is allocated for it. Without the
+ * flag each class opens its own.
  */
-TEST_P(Borrow, AFullClassTakesAFreeSlotOfItsRun)
+TEST_P(Borrow, ARunSharesItsShortZspages)
 {
 	for (unsigned int flags : { kBorrow, 0u }) {
 		PoolPtr p = make_pool(GetParam(), ZSNG_DEFAULT_CHAIN_PAGES,
@@ -82,6 +105,7 @@ TEST_P(Borrow, AFullClassTakesAFreeSlotOfItsRun)
 		unsigned int lo, hi;
 
 		ASSERT_TRUE(find_run(p.get(), &lo, &hi));
+		unsigned int last = run_last(p.get(), lo);
 		zsng_class_stats a = class_stats_at(p.get(), lo);
 		zsng_class_stats b = class_stats_at(p.get(), hi);
 		/* a request that lands in lo: its slot size less the header */
@@ -89,55 +113,100 @@ TEST_P(Borrow, AFullClassTakesAFreeSlotOfItsRun)
 		ASSERT_EQ(zsng_core_class_index(p.get(), len_lo), lo);
 		ASSERT_EQ(zsng_core_class_index(p.get(), len_hi), hi);
 
-		/* lo's first zspage filled, then one object in hi */
+		/* one short zspage and one object of the next filled */
 		std::vector<unsigned long> objs;
 		unsigned long h;
 		unsigned int short_objs =
 			a.short_pages_per_zspage * 4096 / a.size;
-		for (unsigned int i = 0; i < short_objs; i++) {
+		for (unsigned int i = 0; i <= short_objs; i++) {
 			h = zsng_core_malloc(p.get(), len_lo, 0);
 			ASSERT_FALSE(zsng_is_error(h));
 			stamp(p.get(), h, len_lo, i);
 			objs.push_back(h);
 		}
+		unsigned long pages = pool_stats(p.get()).pages_used;
+		EXPECT_EQ(pages, 2ul * a.short_pages_per_zspage);
+
 		h = zsng_core_malloc(p.get(), len_hi, 0);
 		ASSERT_FALSE(zsng_is_error(h));
-		stamp(p.get(), h, len_hi, 1000);
-		objs.push_back(h);
-		unsigned long pages = pool_stats(p.get()).pages_used;
-		ASSERT_EQ(class_stats_at(p.get(), lo).obj_used,
-			  class_stats_at(p.get(), lo).obj_allocated);
-
-		h = zsng_core_malloc(p.get(), len_lo, 0);
-		ASSERT_FALSE(zsng_is_error(h));
-		stamp(p.get(), h, len_lo, 77);
+		stamp(p.get(), h, len_hi, 77);
 		if (flags) {
+			/* all in the run's last class; no page for hi's */
 			EXPECT_EQ(pool_stats(p.get()).pages_used, pages);
-			EXPECT_EQ(pool_stats(p.get()).slots_borrowed, 1u);
-			EXPECT_EQ(class_stats_at(p.get(), hi).obj_used, 2u);
-			EXPECT_EQ(class_stats_at(p.get(), lo).obj_used,
-				  short_objs);
+			EXPECT_EQ(class_stats_at(p.get(), lo).obj_used, 0u);
+			EXPECT_EQ(class_stats_at(p.get(), last).obj_used,
+				  short_objs + 2ul);
+			EXPECT_EQ(pool_stats(p.get()).slots_borrowed,
+				  short_objs + 1ul + (hi != last));
 		} else {
 			EXPECT_GT(pool_stats(p.get()).pages_used, pages);
 			EXPECT_EQ(pool_stats(p.get()).slots_borrowed, 0u);
+			EXPECT_EQ(class_stats_at(p.get(), lo).obj_used,
+				  short_objs + 1ul);
 			EXPECT_EQ(class_stats_at(p.get(), hi).obj_used, 1u);
 		}
-		EXPECT_EQ(first_bad_byte(p.get(), h, len_lo, 77), -1);
-		EXPECT_EQ(first_bad_byte(p.get(), objs.back(), len_hi, 1000),
-			  -1);
+		EXPECT_EQ(run_used(p.get(), lo, last), short_objs + 2ul);
+		EXPECT_EQ(first_bad_byte(p.get(), h, len_hi, 77), -1);
 		EXPECT_EQ(zsng_core_check(p.get()), 0);
 
-		/* freed where it lives: the lender's count drops */
+		/* freed where it lives; every other object intact */
 		zsng_core_free(p.get(), h);
-		EXPECT_EQ(class_stats_at(p.get(), hi).obj_used, 1u);
-		for (unsigned int i = 0; i + 1 < objs.size(); i++)
+		EXPECT_EQ(run_used(p.get(), lo, last), short_objs + 1ul);
+		for (unsigned int i = 0; i < objs.size(); i++)
 			EXPECT_EQ(first_bad_byte(p.get(), objs[i], len_lo, i),
 				  -1);
+		EXPECT_EQ(zsng_core_check(p.get()), 0);
 		for (unsigned long o : objs)
 			zsng_core_free(p.get(), o);
 		EXPECT_EQ(pool_stats(p.get()).pages_used, 0u);
 		EXPECT_EQ(zsng_core_check(p.get()), 0);
 	}
+}
+
+/*
+ * A class whose objects all live in a larger class's zspages still goes
+ * long when long_after objects of its size are in use (its demand), and
+ * its long zspage is its own: from then on it borrows no short slot,
+ * which costs more pages per object than its long one. Frees of lent
+ * objects lower the borrower's demand (the checker sums it).
+ */
+TEST_P(Borrow, ALenderClassGoesLongByItsOwnDemand)
+{
+	PoolPtr p = make_pool(GetParam(), ZSNG_DEFAULT_CHAIN_PAGES,
+			      kBorrow | ZSNG_POOL_GROWING_CHAINS);
+	unsigned int lo, hi;
+
+	ASSERT_TRUE(find_run(p.get(), &lo, &hi));
+	zsng_class_stats a = class_stats_at(p.get(), lo);
+	unsigned long len_lo = a.size - 8;
+	std::vector<unsigned long> objs;
+
+	ASSERT_GT(a.long_after, 1u);
+	/* the object that makes long_after is counted before its place is
+	 * chosen: up to it, short */
+	for (unsigned long i = 0; i + 1 < a.long_after; i++) {
+		objs.push_back(zsng_core_malloc(p.get(), len_lo, 0));
+		ASSERT_FALSE(zsng_is_error(objs.back()));
+	}
+	/* all lent out: lo holds nothing of its own yet */
+	EXPECT_EQ(class_stats_at(p.get(), lo).pages_used, 0u);
+	/* fill whatever short slot is left, then one more: lo's long zspage */
+	for (unsigned int i = 0;
+	     class_stats_at(p.get(), lo).pages_used == 0 && i < 64; i++) {
+		objs.push_back(zsng_core_malloc(p.get(), len_lo, 0));
+		ASSERT_FALSE(zsng_is_error(objs.back()));
+	}
+	a = class_stats_at(p.get(), lo);
+	EXPECT_EQ(a.pages_used, (unsigned long)a.pages_per_zspage);
+	EXPECT_EQ(a.obj_used, 1u);
+	EXPECT_EQ(zsng_core_check(p.get()), 0);
+	for (unsigned int i = 0; i < objs.size(); i += 2)
+		zsng_core_free(p.get(), objs[i]);
+	EXPECT_EQ(zsng_core_check(p.get()), 0);
+	for (unsigned int i = 1; i < objs.size(); i += 2)
+		zsng_core_free(p.get(), objs[i]);
+	EXPECT_EQ(pool_stats(p.get()).pages_used, 0u);
+	EXPECT_EQ(zsng_core_check(p.get()), 0);
 }
 
 /*

@@ -62,15 +62,17 @@ TEST(GrowingGeometry, ShortIsTheFourPageChainAndLongAfterPaysForTheTail)
 		/* fewer pages per object in the long chain ... */
 		EXPECT_LT((double)g.pages_per_zspage / g.objs_per_zspage,
 			  (double)g.short_pages / g.short_objs);
-		/* ... and long_after objects save one long zspage's pages */
+		/* ... and long_after objects save two long zspages' pages */
 		double saving = (double)g.short_pages / g.short_objs -
 				(double)g.pages_per_zspage / g.objs_per_zspage;
-		EXPECT_GE(g.long_after * saving, g.pages_per_zspage - 1e-9);
-		EXPECT_LT((g.long_after - 1) * saving, g.pages_per_zspage);
+		EXPECT_GE(g.long_after * saving,
+			  kLongTailsPaid * g.pages_per_zspage - 1e-9);
+		EXPECT_LT((g.long_after - 1) * saving,
+			  kLongTailsPaid * g.pages_per_zspage);
 	}
 	EXPECT_TRUE(some_short);
-	/* 3,600 bytes: 1 a page short, 9 in 8 pages long: 8 / (1/9) = 72 */
-	EXPECT_EQ(long_after_objs(1, 1, 8, 9), 72ul);
+	/* 3,600 bytes: 1 a page short, 9 in 8 pages long: 2 * 8 / (1/9) */
+	EXPECT_EQ(long_after_objs(1, 1, 8, 9), 144ul);
 	EXPECT_EQ(long_after_objs(4, 8, 4, 8), 0ul);
 }
 
@@ -109,8 +111,8 @@ TEST(Growing, SmallPoolTakesShortZspages)
 }
 
 /*
- * 3,600-byte objects: short zspages (one page each) until 72 objects are
- * in use, then 8-page zspages of 9; a large class ends near the long
+ * 3,600-byte objects: short zspages (one page each) until 144 objects
+ * are in use, then 8-page zspages of 9; a large class ends near the long
  * chain's pages and well under the 4-page pool's.
  */
 TEST(Growing, AClassGrowsIntoLongZspages)
@@ -124,16 +126,16 @@ TEST(Growing, AClassGrowsIntoLongZspages)
 
 	ASSERT_EQ(cs.pages_per_zspage, 8u);
 	ASSERT_EQ(cs.objs_per_zspage, 9u);
-	for (unsigned int i = 0; i < 72; i++)
+	for (unsigned int i = 0; i < 144; i++)
 		h.push_back(zsng_core_malloc(grow.get(), len, 0));
 	cs = class_stats(grow.get(), len);
-	EXPECT_EQ(cs.pages_used, 72ul); /* 72 one-page zspages */
-	EXPECT_EQ(cs.obj_allocated, 72ul);
+	EXPECT_EQ(cs.pages_used, 144ul); /* 144 one-page zspages */
+	EXPECT_EQ(cs.obj_allocated, 144ul);
 	h.push_back(zsng_core_malloc(grow.get(), len, 0));
 	cs = class_stats(grow.get(), len);
-	EXPECT_EQ(cs.pages_used, 80ul); /* the 73rd opened a long one */
-	EXPECT_EQ(cs.obj_allocated, 81ul);
-	for (unsigned int i = 73; i < 900; i++)
+	EXPECT_EQ(cs.pages_used, 152ul); /* the 145th opened a long one */
+	EXPECT_EQ(cs.obj_allocated, 153ul);
+	for (unsigned int i = 145; i < 900; i++)
 		h.push_back(zsng_core_malloc(grow.get(), len, 0));
 	for (unsigned int i = 0; i < 900; i++) {
 		zsng_core_malloc(four.get(), len, 0);
@@ -141,8 +143,8 @@ TEST(Growing, AClassGrowsIntoLongZspages)
 	}
 	EXPECT_EQ(pages_used(four.get()), 900ul);
 	EXPECT_EQ(pages_used(eight.get()), 800ul);
-	/* 72 + ceil(828 / 9) * 8 */
-	EXPECT_EQ(pages_used(grow.get()), 72ul + 92 * 8);
+	/* 144 + ceil(756 / 9) * 8 */
+	EXPECT_EQ(pages_used(grow.get()), 144ul + 84 * 8);
 	EXPECT_EQ(zsng_core_check(grow.get()), 0);
 	for (unsigned long x : h)
 		zsng_core_free(grow.get(), x);
