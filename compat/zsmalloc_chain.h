@@ -19,4 +19,14 @@
 
 #define COMPAT_GROWING_CHAINS_DEFAULT (!ZSNG_KERNEL_SINCE(6, 3))
 
+/*
+ * 6.3 also changed how zsmalloc picks a class's chain: the fewest bytes
+ * unused (calculate_zspage_chain_size()), where 6.1 took the largest used
+ * percentage, whose rounding picks another length for 16 of the 255
+ * sizes at 8 pages. With the kernel's own rule zsmalloc_ng's classes are
+ * the stock's on 6.3+ (on real heaps its pool was up to 0.56% above the
+ * stock's with 6.1's rule, the same to the page with 6.3's).
+ */
+#define COMPAT_LEAST_WASTE_DEFAULT ZSNG_KERNEL_SINCE(6, 3)
+
 #endif /* ZSNG_COMPAT_ZSMALLOC_CHAIN_H */

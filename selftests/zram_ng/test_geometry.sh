@@ -9,7 +9,9 @@
 # more than the stock zram of the same kernel; with the chains on, a small
 # write takes short zspages only and a large one about what fixed chains
 # hold; the classes table shows each class's short length and where it
-# turns long.
+# turns long. least_waste_chains: a class's chain by 6.3's rule (the
+# fewest bytes unused), on since 6.3 like the kernel's own zsmalloc: the
+# 208-byte class takes 3 pages by it, 2 by 6.1's.
 # vm-timeout: 180
 . "$(dirname "$0")/common.sh"
 
@@ -17,6 +19,7 @@ D=$ZSYS/zram_ng0
 B=/dev/zram_ng0
 PARAM=/sys/module/zsmalloc_ng/parameters/growing_chains
 CLASSES=/sys/kernel/debug/zsmalloc_ng/zram_ng0/classes
+LW=/sys/module/zsmalloc_ng/parameters/least_waste_chains
 
 # write SIZE [DEV]: the same partly compressible data each time, on a
 # fresh device (zram_ng0 or the stock zram0)
@@ -39,8 +42,14 @@ short_only() {
 	     END { exit bad > 0 }' $CLASSES
 }
 
+# chain_of SIZE: pages per zspage of the class serving SIZE-byte slots
+chain_of() {
+	awk -v s="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	     $(c["size"]) >= s { print $(c["pages_per_zspage"]); exit }' $CLASSES
+}
+
 ktap_header
-ktap_plan 7
+ktap_plan 10
 
 zram_ng_reload auto_compact=0
 default=$(cat $PARAM)
@@ -84,4 +93,27 @@ ktap_result "the data reads back" \
 	fio --name=geo --filename=$B --rw=write --bs=4k --size=1M --direct=1 \
 		--buffer_compress_percentage=40 --verify=crc32c --output=/dev/null
 echo 1 > $D/reset
+
+lw_default=$(cat $LW)
+case $(uname -r) in
+6.[0-2].* | 5.*) want=N ;;
+*) want=Y ;;
+esac
+ktap_result "least_waste_chains defaults to $want on $(uname -r)" \
+	test "$lw_default" = "$want"
+echo Y > $LW
+echo 16M > $D/disksize
+lw_on=$(chain_of 208)
+grep -q "least_waste_chains 1" /sys/kernel/debug/zsmalloc_ng/zram_ng0/stats
+said=$?
+echo 1 > $D/reset
+echo N > $LW
+echo 16M > $D/disksize
+lw_off=$(chain_of 208)
+echo 1 > $D/reset
+echo "$lw_default" > $LW
+ktap_print "the 208-byte class: $lw_on pages by 6.3's rule, $lw_off by 6.1's"
+ktap_result "with least_waste_chains=Y the pool says so" test $said -eq 0
+ktap_result "the 208-byte class: 3 pages by the fewest bytes, 2 by the percentage" \
+	test "$lw_on" = 3 -a "$lw_off" = 2
 ktap_finish

@@ -92,8 +92,9 @@ bool Pool::init(Policy policy, u32 max_pages, u32 flags)
 						     run_auto_compact, this);
 	ok = (!movable_ || (deferred_lock_ && deferred_work_)) &&
 	     (!auto_compact_ || compact_work_) && geo &&
-	     init_classes(geo, build_class_table(max_pages, geo, slot_to_class_,
-						 growing_)) &&
+	     init_classes(geo, build_class_table(
+				       max_pages, geo, slot_to_class_, growing_,
+				       flags & ZSNG_POOL_LEAST_WASTE)) &&
 	     init_class_locks();
 	zsng_svc_free(geo);
 	return ok;

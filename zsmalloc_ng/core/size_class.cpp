@@ -3,9 +3,25 @@
 
 namespace zsng
 {
-u32 pages_per_zspage_for(u32 size, u32 max_pages)
+u32 pages_per_zspage_for(u32 size, u32 max_pages, bool least_waste)
 {
 	u32 best = 1, best_used_pct = 0;
+
+	if (least_waste) {
+		ulong best_waste = ~0ul;
+
+		if (!(size & (size - 1)))
+			return 1;
+		for (u32 pages = 1; pages <= max_pages; pages++) {
+			ulong waste = pages * kPageSize % size;
+
+			if (waste < best_waste) {
+				best_waste = waste;
+				best = pages;
+			}
+		}
+		return best;
+	}
 
 	for (u32 pages = 1; pages <= max_pages; pages++) {
 		ulong span = pages * kPageSize;
@@ -36,7 +52,7 @@ ulong long_after_objs(u32 short_pages, u32 short_objs, u32 long_pages,
 }
 
 u32 build_class_table(u32 max_pages, ClassGeometry *geo, u16 *slot_to_class,
-		      bool growing)
+		      bool growing, bool least_waste)
 {
 	u32 short_max = min_of(max_pages, (u32)ZSNG_MIN_CHAIN_PAGES);
 	u32 n = 0;
@@ -47,7 +63,7 @@ u32 build_class_table(u32 max_pages, ClassGeometry *geo, u16 *slot_to_class,
 	 */
 	for (u32 slot = kNrSizeSlots; slot-- > 0;) {
 		u32 size = kMinAllocSize + slot * kClassDelta;
-		u32 pages = pages_per_zspage_for(size, max_pages);
+		u32 pages = pages_per_zspage_for(size, max_pages, least_waste);
 		u32 objs = (u32)(pages * kPageSize / size);
 		u32 spages = growing ? pages_per_zspage_for(size, short_max) :
 				       pages;

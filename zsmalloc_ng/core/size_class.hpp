@@ -9,8 +9,15 @@
  *
  * A zspage of a class is a chain of 1..max_pages order-0 pages (max_pages
  * within zsmalloc_ng_abi.h's ZSNG_MIN/MAX_CHAIN_PAGES) whose
- * length minimises the tail that no object fits in (the same rule as
- * mm/zsmalloc.c's get_pages_per_zspage()). Neighbouring classes with the
+ * length minimises the tail that no object fits in: by default the
+ * largest used percentage, integer, the first of equals (6.1's
+ * get_pages_per_zspage()); with least_waste (ZSNG_POOL_LEAST_WASTE) the
+ * fewest bytes unused, the first of equals, one page for a power of two
+ * (calculate_zspage_chain_size() since 6.3). The percentages' rounding
+ * makes the two differ for 16 of the 255 sizes at 8 pages; with the
+ * kernel's own rule the pool's classes are the stock's, which on real
+ * heaps put zsmalloc_ng's 6.12 pool at the stock's to the page where the
+ * other rule left it up to 0.56% above (scripts/realmem-model). Neighbouring classes with the
  * same (pages per zspage, objects per zspage) would behave identically, so
  * the smaller one is merged into the larger: a request is served by the
  * first distinct class at least as large as it.
@@ -63,16 +70,17 @@ struct ClassGeometry {
 };
 
 /* Chain length for @size with at most @max_pages pages: the least waste. */
-u32 pages_per_zspage_for(u32 size, u32 max_pages);
+u32 pages_per_zspage_for(u32 size, u32 max_pages, bool least_waste = false);
 
 /*
  * Fills @geo with the distinct classes, ascending by size, and @slot_to_class
  * (kNrSizeSlots entries) with the distinct class serving each 16-byte slot.
  * Returns the number of distinct classes. Without @growing, the short
- * geometry is the long one and long_after 0.
+ * geometry is the long one and long_after 0. @least_waste: the long
+ * chains by 6.3's rule (the short ones are 6.1's, by theirs).
  */
 u32 build_class_table(u32 max_pages, ClassGeometry *geo, u16 *slot_to_class,
-		      bool growing = false);
+		      bool growing = false, bool least_waste = false);
 
 /* The objects of a class after which its new zspages are long (above). */
 ulong long_after_objs(u32 short_pages, u32 short_objs, u32 long_pages,

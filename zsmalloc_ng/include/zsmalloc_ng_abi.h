@@ -100,15 +100,21 @@ static inline int zsng_is_error(unsigned long handle)
  *   zsmalloc merges into one) that has, before a zspage is allocated for
  *   it: neighbouring classes share their partly filled zspages
  *   (core/pool.cpp, "Borrowed slots").
+ * ZSNG_POOL_LEAST_WASTE: a class's (long) chain is the length that leaves
+ *   the fewest bytes unused, one page for a power of two (the rule of
+ *   6.3's and later zsmalloc), not the largest used percentage (6.1's):
+ *   the pool's classes are then the kernel's own zsmalloc's on 6.3+
+ *   (core/size_class.hpp).
  */
 #define ZSNG_POOL_MOVABLE 0x1u
 #define ZSNG_POOL_LRU 0x2u
 #define ZSNG_POOL_AUTO_COMPACT 0x4u
 #define ZSNG_POOL_GROWING_CHAINS 0x8u
 #define ZSNG_POOL_BORROW_SLOTS 0x10u
+#define ZSNG_POOL_LEAST_WASTE 0x20u
 #define ZSNG_POOL_FLAGS (ZSNG_POOL_MOVABLE | ZSNG_POOL_LRU | \
 			 ZSNG_POOL_AUTO_COMPACT | ZSNG_POOL_GROWING_CHAINS | \
-			 ZSNG_POOL_BORROW_SLOTS)
+			 ZSNG_POOL_BORROW_SLOTS | ZSNG_POOL_LEAST_WASTE)
 #define ZSNG_AUTO_COMPACT_MIN_PAGES 16
 #define ZSNG_AUTO_COMPACT_RATIO 8
 #define ZSNG_AUTO_COMPACT_CHECK_FREES 16

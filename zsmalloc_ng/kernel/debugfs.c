@@ -69,6 +69,8 @@ static int stats_show(struct seq_file *s, void *v)
 	seq_printf(s, "borrow_slots %u\n",
 		   !!(ps.flags & ZSNG_POOL_BORROW_SLOTS));
 	seq_printf(s, "slots_borrowed %lu\n", ps.slots_borrowed);
+	seq_printf(s, "least_waste_chains %u\n",
+		   !!(ps.flags & ZSNG_POOL_LEAST_WASTE));
 	seq_printf(s, "objs_evicted %lu\n", ps.objs_evicted);
 	seq_printf(s, "evict_failed %lu\n", ps.evict_failed);
 	seq_printf(s, "pages_reclaimed %lu\n", ps.pages_reclaimed);

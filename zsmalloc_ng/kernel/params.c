@@ -75,6 +75,12 @@ module_param(borrow_slots, bool, 0644);
 MODULE_PARM_DESC(borrow_slots,
 		 "Objects of pools created from now on whose class is full take a free slot of a larger class of the same 4-page geometry before a new zspage (default: Y)");
 
+/* The kernel's own zsmalloc's rule for a class's chain (compat/). */
+static bool least_waste_chains = COMPAT_LEAST_WASTE_DEFAULT;
+module_param(least_waste_chains, bool, 0644);
+MODULE_PARM_DESC(least_waste_chains,
+		 "Size classes of pools created from now on take the chain length that leaves the fewest bytes unused (6.3's zsmalloc), not the largest used percentage (6.1's) (default: Y since Linux 6.3, N before)");
+
 /* max_pages_per_zspage is read-only: checked once, at load (main.c). */
 int zsng_params_check(void)
 {
@@ -105,5 +111,6 @@ unsigned int zsng_params_pool_flags(void)
 {
 	return (READ_ONCE(movable) ? ZSNG_POOL_MOVABLE : 0) |
 	       (READ_ONCE(growing_chains) ? ZSNG_POOL_GROWING_CHAINS : 0) |
-	       (READ_ONCE(borrow_slots) ? ZSNG_POOL_BORROW_SLOTS : 0);
+	       (READ_ONCE(borrow_slots) ? ZSNG_POOL_BORROW_SLOTS : 0) |
+	       (READ_ONCE(least_waste_chains) ? ZSNG_POOL_LEAST_WASTE : 0);
 }

@@ -215,3 +215,31 @@ TEST(Growing, OffByDefault)
 }
 
 } // namespace
+
+/*
+ * ZSNG_POOL_LEAST_WASTE (6.3's chain rule, tests/test_size_class.cpp): a
+ * 200-byte request (208-byte slot) takes 3-page zspages of 59 objects
+ * where 6.1's rule gives 2 pages of 39; in a growing pool only the long
+ * geometry follows it. Every flag combination makes a pool.
+ */
+TEST(Growing, LeastWasteChainsInAPool)
+{
+	PoolPtr lw = make_pool(kRatio, 8, ZSNG_POOL_LEAST_WASTE);
+	PoolPtr pct = make_pool(kRatio, 8);
+	PoolPtr both = make_pool(kRatio, 8, ZSNG_POOL_LEAST_WASTE | kGrowing);
+
+	ASSERT_TRUE(lw && pct && both);
+	EXPECT_EQ(class_stats(lw.get(), 200).pages_per_zspage, 3u);
+	EXPECT_EQ(class_stats(lw.get(), 200).objs_per_zspage, 59u);
+	EXPECT_EQ(class_stats(pct.get(), 200).pages_per_zspage, 2u);
+	EXPECT_EQ(class_stats(pct.get(), 200).objs_per_zspage, 39u);
+	unsigned long h = zsng_core_malloc(lw.get(), 200, 0);
+	ASSERT_FALSE(zsng_is_error(h));
+	EXPECT_EQ(pages_used(lw.get()), 3ul);
+	zsng_core_free(lw.get(), h);
+	EXPECT_EQ(zsng_core_check(lw.get()), 0);
+	/* 3,600 bytes: 8 pages by either rule; short zspages 6.1's */
+	EXPECT_EQ(class_stats(both.get(), 3600 - 8).pages_per_zspage, 8u);
+	EXPECT_EQ(class_stats(both.get(), 3600 - 8).short_pages_per_zspage, 1u);
+	EXPECT_FALSE(make_pool(kRatio, 8, ZSNG_POOL_FLAGS + 1u));
+}

@@ -86,3 +86,55 @@ TEST(SizeClass, KnownChains)
 	EXPECT_EQ(pages_per_zspage_for(32, 8), 1u);
 	EXPECT_EQ(pages_per_zspage_for(3264, 4), 4u);
 }
+
+/*
+ * ZSNG_POOL_LEAST_WASTE: 6.3's rule. Size 208 (the example of the patch
+ * that brought it): 1, 2, 3 pages leave 144, 80, 16 bytes; 6.1's rule
+ * sees 96%, 99%, 99% and takes 2, the fewest bytes take 3. A power of two
+ * takes one page even where a longer chain also wastes nothing.
+ */
+TEST(SizeClass, LeastWasteChains)
+{
+	EXPECT_EQ(pages_per_zspage_for(208, 8), 2u);
+	EXPECT_EQ(pages_per_zspage_for(208, 8, true), 3u);
+	EXPECT_EQ(pages_per_zspage_for(2048, 8, true), 1u);
+	EXPECT_EQ(pages_per_zspage_for(1488, 8, true), 4u);
+	EXPECT_EQ(pages_per_zspage_for(3632, 8, true), 8u);
+
+	/* against the rule written out: every size, every chain length */
+	u32 differ = 0;
+	for (u32 max_pages : { 4u, 8u, 16u }) {
+		for (u32 size = kMinAllocSize; size <= kPageSize;
+		     size += kClassDelta) {
+			u32 want = 1;
+			ulong least = ~0ul;
+
+			for (u32 p = 1; p <= max_pages && (size & (size - 1));
+			     p++) {
+				if (p * kPageSize % size < least) {
+					least = p * kPageSize % size;
+					want = p;
+				}
+			}
+			EXPECT_EQ(pages_per_zspage_for(size, max_pages, true),
+				  want)
+				<< size << " bytes, " << max_pages << " pages";
+			if (max_pages == 8)
+				differ += want != pages_per_zspage_for(size, 8);
+		}
+	}
+	/* the rounding of 6.1's percentages: 16 sizes of 255 at 8 pages */
+	EXPECT_EQ(differ, 16u);
+
+	/* the table's long chains follow it, the short ones keep 6.1's */
+	ClassGeometry geo[kNrSizeSlots];
+	u16 slots[kNrSizeSlots];
+	u32 n = build_class_table(8, geo, slots, true, true);
+	for (u32 i = 0; i < n; i++) {
+		EXPECT_EQ(geo[i].pages_per_zspage,
+			  pages_per_zspage_for(geo[i].size, 8, true));
+		if (geo[i].long_after)
+			EXPECT_EQ(geo[i].short_pages,
+				  pages_per_zspage_for(geo[i].size, 4));
+	}
+}
