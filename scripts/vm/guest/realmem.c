@@ -12,7 +12,7 @@
  * on both stacks), timing each first touch, a read of one byte between
  * two clock_gettime() calls, then checks every page against the image.
  *
- *   realmem IMAGE MIB SEED READYFILE
+ *   realmem IMAGE MIB SEED READYFILE [by-swap-type]
  *
  * Output, "key value" lines on stdout: pages, fill_ms (writing it all),
  * resident_pages (left in memory after the page-out: 0 when all went out),
@@ -22,6 +22,15 @@
  * swapin_majflt (major faults during the loop: the swap-ins), and
  * verified=1 (or verified=0, exit status 1). Built static on the host by
  * scripts/vm/build-guest-tool, run in the VM.
+ *
+ * by-swap-type (the swapin workload: two swap devices of one priority,
+ * between which the kernel spreads the pages in batches): each page's swap
+ * device is read from /proc/self/pagemap once everything is out (its swap
+ * type, bits 0-4, of a swapped entry, bit 62), and the latencies are
+ * given per type as well: typeT_pages, typeT_swapin_p50_us, _p90_us,
+ * _p99_us, _max_us, _mean_us. The two devices are then timed in one pass,
+ * their swap-ins interleaved: whatever slows the machine meanwhile slows
+ * both alike. Pages still resident are counted in resident_pages only.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -149,12 +158,72 @@ static double pct_us(const uint64_t *lat, unsigned long n, double q)
 	return lat[i] / 1000.0;
 }
 
+#define NO_TYPE 0xff
+#define PM_SWAP (1ull << 62)
+#define PM_SWAP_TYPE_MASK 0x1full
+
+/*
+ * The swap type of each page of [buf, buf + npages * PAGE) into type[]
+ * (NO_TYPE: not swapped out). 0 on success.
+ */
+static int swap_types(char *buf, unsigned long npages, unsigned char *type)
+{
+	unsigned long n, first = (unsigned long)buf / PAGE;
+	uint64_t e[512];
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	for (n = 0; n < npages; n += 512) {
+		unsigned long k = npages - n < 512 ? npages - n : 512, j;
+
+		if (pread(fd, e, k * 8, (off_t)(first + n) * 8) != (ssize_t)(k * 8)) {
+			close(fd);
+			return -1;
+		}
+		for (j = 0; j < k; j++)
+			type[n + j] = e[j] & PM_SWAP ? (unsigned char)(e[j] & PM_SWAP_TYPE_MASK) :
+						      NO_TYPE;
+	}
+	close(fd);
+	return 0;
+}
+
+/* the latencies lat[] of the pages order[] of swap type t, per type */
+static void print_types(const uint64_t *lat, const uint32_t *order, const unsigned char *type,
+			unsigned long npages, uint64_t *scratch)
+{
+	unsigned int t;
+
+	for (t = 0; t < 32; t++) {
+		unsigned long n = 0, k;
+		double sum = 0;
+
+		for (k = 0; k < npages; k++) {
+			if (type[order[k]] == t) {
+				scratch[n++] = lat[k];
+				sum += lat[k];
+			}
+		}
+		if (!n)
+			continue;
+		qsort(scratch, n, sizeof(*scratch), cmp_u64);
+		printf("type%u_pages %lu\n", t, n);
+		printf("type%u_swapin_p50_us %.2f\ntype%u_swapin_p90_us %.2f\n", t,
+		       pct_us(scratch, n, 0.50), t, pct_us(scratch, n, 0.90));
+		printf("type%u_swapin_p99_us %.2f\ntype%u_swapin_max_us %.2f\n", t,
+		       pct_us(scratch, n, 0.99), t, scratch[n - 1] / 1000.0);
+		printf("type%u_swapin_mean_us %.3f\n", t, sum / n / 1000.0);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long mib, npages, nimg, n, k, bad = 0, left;
-	uint64_t seed, t0, t1, loop0, fill0, *lat;
+	uint64_t seed, t0, t1, loop0, fill0, *lat, *scratch = NULL;
 	uint32_t *order;
-	unsigned char *vec;
+	unsigned char *vec, *type = NULL;
+	int by_type;
 	char *buf, want[PAGE];
 	struct stat st;
 	sigset_t usr1;
@@ -162,8 +231,9 @@ int main(int argc, char **argv)
 	int fd, ready, sig, tries, cpu;
 	cpu_set_t cpus, one;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: realmem IMAGE MIB SEED READYFILE\n");
+	by_type = argc == 6 && !strcmp(argv[5], "by-swap-type");
+	if (argc != 5 && !by_type) {
+		fprintf(stderr, "usage: realmem IMAGE MIB SEED READYFILE [by-swap-type]\n");
 		return 2;
 	}
 	mib = strtoul(argv[2], NULL, 0);
@@ -191,6 +261,14 @@ int main(int argc, char **argv)
 	vec = malloc(npages);
 	if (!lat || !order || !vec)
 		return die("malloc");
+	if (by_type) {
+		type = malloc(npages);
+		scratch = malloc(npages * sizeof(*scratch));
+		if (!type || !scratch)
+			return die("malloc");
+		memset(type, NO_TYPE, npages);
+		memset(scratch, 0, npages * sizeof(*scratch));
+	}
 	/* the touching order first: nothing of it is made while timing */
 	for (n = 0; n < npages; n++)
 		order[n] = n;
@@ -251,6 +329,8 @@ int main(int argc, char **argv)
 		sched_setaffinity(0, sizeof(cpus), &cpus);
 	}
 	printf("resident_pages %lu\npageout_tries %d\n", resident(buf, npages, vec), tries);
+	if (by_type && swap_types(buf, npages, type))
+		return die("/proc/self/pagemap");
 	fflush(stdout);
 
 	ready = open(argv[4], O_CREAT | O_WRONLY, 0644);
@@ -282,6 +362,8 @@ int main(int argc, char **argv)
 		if (memcmp(buf + n * PAGE, want, PAGE))
 			bad++;
 	}
+	if (by_type)
+		print_types(lat, order, type, npages, scratch);
 	qsort(lat, npages, sizeof(*lat), cmp_u64);
 	printf("swapin_p50_us %.2f\nswapin_p90_us %.2f\nswapin_p99_us %.2f\nswapin_max_us %.2f\n",
 	       pct_us(lat, npages, 0.50), pct_us(lat, npages, 0.90),
