@@ -24,22 +24,9 @@ ready_or_gone() {
 }
 
 workload_prepare() {	# workload_prepare MIB LIMIT_MIB SEED SET...
-	local mib=$1 limit=$2 set
+	local mib=$1 limit=$2
 	shift 3
-	setup
-	[ -x ./realmem ] || die "./realmem missing"
-	for set in "$@"; do
-		[ -f "./$set.img" ] || die "./$set.img missing"
-	done
-	[ -e /sys/fs/cgroup/cgroup.controllers ] ||
-		mount -t cgroup2 cgroup2 /sys/fs/cgroup || die "no cgroup2"
-	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
-		echo +memory >/sys/fs/cgroup/cgroup.subtree_control || die "no memory controller"
-	mkdir -p "$cg"
-	echo 0 >/proc/sys/vm/page-cluster
-	echo "@@@ META realmem_mib $mib"
-	echo "@@@ META memcg_max_mib $limit"
-	echo "@@@ META data_sets $*"
+	realmem_prepare "$mib" "$limit" "$@"
 }
 
 # stored DEV: pages DEV holds (orig_data_size / 4096)
