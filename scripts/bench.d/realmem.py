@@ -21,9 +21,8 @@ least).
 import os
 
 from benchlib import HIGHER, LOWER, NEITHER, Metric, Workload
-from benchrun import (FOOTPRINT, add_ratios, build_guest_tool, die, footprint_metrics,
-                      footprint_ratios, mmstat, realmem_images, REALMEM_SETS as SETS, vm_results,
-                      vm_run)
+from benchrun import (FOOTPRINT, add_ratios, die, footprint_metrics, footprint_ratios, mmstat,
+                      realmem_vm_run, REALMEM_SETS as SETS, vm_results)
 
 SEED = 20261206
 LATENCY = ("swapin_p50_us", "swapin_p90_us", "swapin_p99_us", "swapin_max_us")
@@ -74,16 +73,8 @@ def run(tree, runs, tmp):
         die("BENCH_REALMEM_MIB 1..4096, BENCH_REALMEM_IMG_MIB 1..MIB, "
             "BENCH_REALMEM_LIMIT_PCT 1..90")
     limit = max(mib * pct // 100, 1)
-    paths, manifests = realmem_images(sets, img_mib)
-    exe = build_guest_tool("realmem")
-    # The images (in the initramfs, then in the VM's rootfs), the cgroup's
-    # limit and the pool (at most MIB: lz4 keeps about half of these), with
-    # 512 MiB for the kernel and the rest.
-    images = sum(os.path.getsize(p) for p in paths) >> 20
-    mem = max(1024, 512 + 2 * images + limit + mib)
-    per = 30 + mib * 3 // 4	# seconds per data set and stack under TCG, generously
-    lines = vm_run(tree, "realmem", [mib, limit, SEED, cls] + sets, paths + [exe], runs, tmp,
-                   300 + 2 * per * len(sets) * runs, mem="%dM" % mem, append="slab_nomerge")
+    lines, manifests = realmem_vm_run(tree, "realmem", [mib, limit, SEED, cls], sets, mib,
+                                      img_mib, limit, runs, tmp)
     meta = {"realmem_mib": mib, "memory_max_mib": limit, "seed": SEED, "data_sets": manifests,
             "classes": classes_tables(lines),
             "data": "scripts/mkdatasets' images, repeated to realmem_mib; zero pages dropped"}

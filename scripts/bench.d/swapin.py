@@ -23,8 +23,8 @@ ratios zram_ng / zram of the latencies.
 import os
 
 from benchlib import LOWER, NEITHER, Metric, Workload
-from benchrun import (add_ratios, build_guest_tool, die, mmstat, realmem_images,
-                      REALMEM_SETS as SETS, vm_results, vm_run)
+from benchrun import (add_ratios, die, mmstat, realmem_vm_run, REALMEM_SETS as SETS,
+                      vm_results)
 
 SEED = 20261207
 LATENCY = ("swapin_p50_us", "swapin_p90_us", "swapin_p99_us", "swapin_max_us",
@@ -60,13 +60,8 @@ def run(tree, runs, tmp):
     if not 1 <= mib <= 4096 or not 1 <= pct <= 90:
         die("BENCH_SWAPIN_MIB 1..4096, BENCH_SWAPIN_LIMIT_PCT 1..90")
     limit = max(mib * pct // 100, 1)
-    paths, manifests = realmem_images(sets, min(mib, 48))
-    exe = build_guest_tool("realmem")
-    images = sum(os.path.getsize(p) for p in paths) >> 20
-    mem = max(1024, 512 + 2 * images + limit + mib)
-    per = 30 + mib * 3 // 4	# seconds per data set under TCG, generously
-    lines = vm_run(tree, "swapin", [mib, limit, SEED] + sets, paths + [exe], runs, tmp,
-                   300 + 2 * per * len(sets) * runs, mem="%dM" % mem, append="slab_nomerge")
+    lines, manifests = realmem_vm_run(tree, "swapin", [mib, limit, SEED], sets, mib,
+                                      min(mib, 48), limit, runs, tmp)
     meta = {"realmem_mib": mib, "memory_max_mib": limit, "seed": SEED, "data_sets": manifests,
             "data": "scripts/mkdatasets' images, repeated to realmem_mib; zero pages dropped",
             "devices": "zram_ng0 and zram0 swapped on at one priority, in the run's order"}

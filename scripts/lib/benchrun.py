@@ -262,3 +262,20 @@ def realmem_images(sets, img_mib):
         manifests[s] = {k: man.get(k) for k in ("bytes", "sha256", "zero_pages_dropped",
                                                "inputs", "recipe")}
     return paths, manifests
+
+
+def realmem_vm_run(tree, mode, args, sets, mib, img_mib, limit, runs, tmp):
+    """One VM boot of MODE (realmem, swapin) on the images of SETS: the
+    images made when missing (realmem_images), ./realmem built, the VM
+    given memory for the images (in the initramfs, then in its rootfs),
+    the cgroup's LIMIT, the pool (at most MIB: lz4 keeps about half) and
+    512 MiB for the kernel and the rest; bench-vm MODE ARGS SETS. Returns
+    its "@@@" lines and the images' manifests."""
+    paths, manifests = realmem_images(sets, img_mib)
+    exe = build_guest_tool("realmem")
+    images = sum(os.path.getsize(p) for p in paths) >> 20
+    mem = max(1024, 512 + 2 * images + limit + mib)
+    per = 30 + mib * 3 // 4	# seconds per data set and stack under TCG, generously
+    lines = vm_run(tree, mode, list(args) + list(sets), paths + [exe], runs, tmp,
+                   300 + 2 * per * len(sets) * runs, mem="%dM" % mem, append="slab_nomerge")
+    return lines, manifests

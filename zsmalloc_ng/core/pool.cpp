@@ -79,6 +79,7 @@ bool Pool::init(Policy policy, u32 max_pages, u32 flags)
 	auto_compact_ = flags & ZSNG_POOL_AUTO_COMPACT;
 	growing_ = flags & ZSNG_POOL_GROWING_CHAINS;
 	borrow_ = flags & ZSNG_POOL_BORROW_SLOTS;
+	shares_tails_ = borrow_ && growing_;
 	deferred_.init();
 	lru_list_.init();
 	reclaiming_.init();
@@ -208,7 +209,7 @@ void Pool::init_borrow()
 					   classes_[j + 1].size))
 			j++;
 		classes_[i].borrow_last = (u16)j;
-		classes_[i].shares_tails = borrow_ && growing_;
+		classes_[i].shares_tails = shares_tails_;
 	}
 }
 
@@ -628,7 +629,7 @@ void Pool::free(ulong handle)
 		return;
 	release.init();
 	c = &classes_[slot->class_idx];
-	if (classes_[slot->origin_idx].shares_tails)
+	if (shares_tails_)
 		add_relaxed(classes_[slot->origin_idx].demand, -1);
 	zsng_svc_lock(c->lock);
 	zs = slot->zspage;

@@ -326,6 +326,9 @@ class Pool {
 	bool auto_compact_ = false;
 	bool growing_ = false; /* ZSNG_POOL_GROWING_CHAINS */
 	bool borrow_ = false; /* ZSNG_POOL_BORROW_SLOTS */
+	/* borrow_ && growing_: pool.cpp, "Shared tails" (and each class's copy,
+	 * for SizeClass::next_geometry()) */
+	bool shares_tails_ = false;
 	ListNode lru_list_ = {}; /* head: newest allocation; tail: reclaimed */
 	ListNode reclaiming_ = {}; /* LruLinks of the zspages being reclaimed */
 	void *compact_work_ = nullptr;
