@@ -6,7 +6,8 @@
 # images and what goes into the initramfs), style checks and plotting.
 # Both supported kernel series (kbuild/kernels): 6.1, Debian 12's own,
 # and 6.12 (linux-*-6.12-amd64, the meta-packages that follow its newest
-# release); pahole (dwarves) writes the modules' BTF on 6.12.
+# release); pahole (dwarves) writes the modules' BTF on 6.12; perf
+# (linux-perf) is what scripts/vm-perf copies into the test VM.
 #
 # Idempotent: dpkg-query decides what is missing, and only that is
 # installed; 'apt-get update' runs only when something is missing.
@@ -22,7 +23,7 @@ PACKAGES="
 	qemu-system-x86 qemu-utils busybox-static fio kmod util-linux e2fsprogs dmsetup
 	debootstrap
 	cpio gzip zstd file shellcheck
-	ministat gnuplot-nox
+	ministat gnuplot-nox linux-perf
 	gcc-12 g++-12 make cmake libgtest-dev libbenchmark-dev
 	clang libclang-rt-14-dev clang-format
 	python3 python3-docutils jq bc nodejs
