@@ -37,6 +37,8 @@ endif
 KBUILD_ARGS := PAHOLE=$(TOP)/kbuild/pahole-c-only ZSNG_TESTING=$(ZSNG_TESTING)
 
 DEPMOD ?= /sbin/depmod
+# The product's modules, as Kbuild lists them (obj-m).
+PRODUCT_KOS := $(patsubst %.o,$(TOP)/%.ko,$(shell sed -n 's/^obj-m += //p' $(TOP)/Kbuild))
 BUILD_LOG := $(TOP)/.cache/build.log
 USER_BUILD := $(TOP)/.cache/user
 
@@ -68,7 +70,7 @@ modules:
 	if [ $$status -ne 0 ]; then exit $$status; fi; \
 	if grep -qiE 'warning|error' $(BUILD_LOG); then \
 		echo "build: warnings are errors in this project (see above)" >&2; \
-		rm -f $(TOP)/zsmalloc_ng.ko $(TOP)/zram_ng.ko $(if $(KAB),$(KAB)/zsng_ab.ko); exit 1; \
+		rm -f $(PRODUCT_KOS) $(if $(KAB),$(KAB)/zsng_ab.ko); exit 1; \
 	fi
 
 modules_install: modules
@@ -121,7 +123,7 @@ deb:
 
 help:
 	@echo 'zsmalloc_ng / zram_ng'
-	@echo '  make [modules]       build zsmalloc_ng.ko and zram_ng.ko (and the test-only zsng_ab.ko) against KDIR=$(KDIR)'
+	@echo '  make [modules]       build zsmalloc_ng.ko, zram_ng.ko and its zram_ng_lz4.ko, zram_ng_zstd.ko (and the test-only zsng_ab.ko) against KDIR=$(KDIR)'
 	@echo '  make ZSNG_TESTING=1  the testing build: zsmalloc_ng.ko with the experiment and the self-check (never installed)'
 	@echo '  make modules_install install to /lib/modules/<release>/extra and depmod'
 	@echo '  make check           unit tests, build guard test, VM selftests; "N passed, N failed"'

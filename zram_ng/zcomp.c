@@ -10,9 +10,21 @@
  * (zcomp_lz4.c, zcomp_zstd.c), as upstream zram does since 6.12: the
  * crypto API has no way to pass a level or a dictionary (algorithm_params)
  * and costs an indirect call and a transform lookup per page for nothing.
- * The output is the same format either way (an lz4 block, a zstd frame).
  * Every other algorithm (lzo, lzo-rle, 842, or any the crypto API knows)
  * goes through the crypto API below, without levels.
+ *
+ * The library backends are modules of their own (zram_ng_lz4 for lz4 and
+ * lz4hc, zram_ng_zstd), so that zram_ng.ko links against no library: a
+ * bare insmod of it loads where nothing has loaded lz4_compress or
+ * zstd_compress, and only the libraries in use are loaded. A backend
+ * module is found by the symbol it exports: symbol_get(), after one
+ * request_module("symbol:...") (the alias depmod writes for installed
+ * modules); the module reference it takes is held while a device uses the
+ * backend. The per-page path is the same either way: one call through
+ * ->compress into code that calls the library directly. Where the module
+ * cannot be loaded (zram_ng.ko insmod'ed from a build tree), the crypto
+ * API serves lz4, lz4hc and zstd (the same formats: an lz4 block, a zstd
+ * frame; no algorithm_params), and dmesg names the module to load.
  *
  * Streams follow CPU hotplug through one dynamic cpuhp state with an
  * instance per device: a CPU coming up gets a stream for every device
@@ -20,9 +32,12 @@
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 
+#include <linux/bitops.h>
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/crypto.h>
+#include <linux/kmod.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "zcomp.h"
@@ -32,9 +47,31 @@ static const char * const zcomp_ng_names[] = {
 	"lzo", "lzo-rle", "lz4", "lz4hc", "842", "zstd",
 };
 
-static const struct zcomp_ng_backend *const zcomp_ng_libs[] = {
-	&zcomp_ng_lz4, &zcomp_ng_lz4hc, &zcomp_ng_zstd,
+/* A library backend module: the symbol it exports, and its name. */
+struct zcomp_ng_lib {
+	const char *symbol;
+	const char *module;
 };
+
+static const struct zcomp_ng_lib zcomp_ng_libs[] = {
+	{ "zcomp_ng_lz4_backends", "zram_ng_lz4" },
+	{ "zcomp_ng_zstd_backends", "zram_ng_zstd" },
+};
+
+/* The algorithms those modules have. */
+static const struct {
+	const char *name;
+	const struct zcomp_ng_lib *lib;
+} zcomp_ng_lib_algs[] = {
+	{ "lz4", &zcomp_ng_libs[0] },
+	{ "lz4hc", &zcomp_ng_libs[0] },
+	{ "zstd", &zcomp_ng_libs[1] },
+};
+
+/* Libraries whose module was asked for once (bit: index in zcomp_ng_libs) */
+static unsigned long zcomp_ng_libs_asked;
+/* and found missing, which dmesg was told */
+static unsigned long zcomp_ng_libs_missing;
 
 static enum cpuhp_state zcomp_ng_hp_state;
 
@@ -86,15 +123,63 @@ static const struct zcomp_ng_backend zcomp_ng_crypto = {
 	.decompress = zcomp_ng_crypto_decompress,
 };
 
-/* @name's backend: a library's, else the crypto API's if it has it. */
-static const struct zcomp_ng_backend *zcomp_ng_backend(const char *name)
+/*
+ * @lib's backend list with a reference on its module, or NULL. The
+ * module is asked for once: a failed request is not repeated at every
+ * sysfs read (comp_algorithm lists the algorithms), but a module loaded
+ * by hand later is found.
+ */
+static const struct zcomp_ng_backend *const *
+zcomp_ng_lib_get(const struct zcomp_ng_lib *lib)
 {
+	int bit = lib - zcomp_ng_libs;
+	const struct zcomp_ng_backend *const *list;
+
+	list = __symbol_get(lib->symbol);
+	if (!list && !test_and_set_bit(bit, &zcomp_ng_libs_asked)) {
+		request_module("symbol:%s", lib->symbol);
+		list = __symbol_get(lib->symbol);
+	}
+	return list;
+}
+
+/*
+ * @name's backend: its library module's (*@lib set: the caller puts the
+ * module reference with zcomp_ng_backend_put()), else the crypto API's if
+ * it has the algorithm.
+ */
+static const struct zcomp_ng_backend *
+zcomp_ng_backend(const char *name, const struct zcomp_ng_lib **lib)
+{
+	const struct zcomp_ng_backend *const *list;
+	const struct zcomp_ng_lib *l = NULL;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(zcomp_ng_libs); i++)
-		if (!strcmp(zcomp_ng_libs[i]->name, name))
-			return zcomp_ng_libs[i];
-	return crypto_has_comp(name, 0, 0) == 1 ? &zcomp_ng_crypto : NULL;
+	*lib = NULL;
+	for (i = 0; i < ARRAY_SIZE(zcomp_ng_lib_algs); i++)
+		if (!strcmp(zcomp_ng_lib_algs[i].name, name))
+			l = zcomp_ng_lib_algs[i].lib;
+	list = l ? zcomp_ng_lib_get(l) : NULL;
+	for (; list && *list; list++) {
+		if (!strcmp((*list)->name, name)) {
+			*lib = l;
+			return *list;
+		}
+	}
+	if (list)	/* a module without it: not ours to use */
+		__symbol_put(l->symbol);
+	if (crypto_has_comp(name, 0, 0) != 1)
+		return NULL;
+	if (l && !test_and_set_bit(l - zcomp_ng_libs, &zcomp_ng_libs_missing))
+		pr_notice("%s: module %s not found: using the crypto API's %s (no algorithm_params); load %s for the library backend\n",
+			  name, l->module, name, l->module);
+	return &zcomp_ng_crypto;
+}
+
+static void zcomp_ng_backend_put(const struct zcomp_ng_lib *lib)
+{
+	if (lib)
+		__symbol_put(lib->symbol);
 }
 
 static void zcomp_ng_strm_free(struct zcomp_ng_strm *zstrm)
@@ -121,7 +206,11 @@ static int zcomp_ng_strm_init(struct zcomp_ng_strm *zstrm,
 
 bool zcomp_ng_available(const char *name)
 {
-	return zcomp_ng_backend(name);
+	const struct zcomp_ng_lib *lib;
+	bool ret = zcomp_ng_backend(name, &lib);
+
+	zcomp_ng_backend_put(lib);
+	return ret;
 }
 
 /*
@@ -256,7 +345,8 @@ static int zcomp_ng_cpu_dead(unsigned int cpu, struct hlist_node *node)
 struct zcomp_ng *zcomp_ng_create(const char *name,
 				 const struct zcomp_ng_params *params)
 {
-	const struct zcomp_ng_backend *be = zcomp_ng_backend(name);
+	const struct zcomp_ng_lib *lib;
+	const struct zcomp_ng_backend *be = zcomp_ng_backend(name, &lib);
 	struct zcomp_ng *comp;
 	int ret;
 
@@ -264,10 +354,13 @@ struct zcomp_ng *zcomp_ng_create(const char *name,
 		return ERR_PTR(-EINVAL);
 
 	comp = kzalloc(sizeof(*comp), GFP_KERNEL);
-	if (!comp)
+	if (!comp) {
+		zcomp_ng_backend_put(lib);
 		return ERR_PTR(-ENOMEM);
+	}
 	comp->name = name;
 	comp->be = be;
+	comp->lib = lib;
 	comp->params = *params;
 	ret = be->setup(comp);
 	if (ret)
@@ -288,6 +381,7 @@ out_release:
 		be->release(comp);
 out_free:
 	kfree(comp);
+	zcomp_ng_backend_put(lib);
 	return ERR_PTR(ret);
 }
 
@@ -297,7 +391,8 @@ out_free:
  */
 int zcomp_ng_check(const char *name, const struct zcomp_ng_params *params)
 {
-	const struct zcomp_ng_backend *be = zcomp_ng_backend(name);
+	const struct zcomp_ng_lib *lib;
+	const struct zcomp_ng_backend *be = zcomp_ng_backend(name, &lib);
 	struct zcomp_ng comp = {
 		.name = name,
 		.be = be,
@@ -310,6 +405,7 @@ int zcomp_ng_check(const char *name, const struct zcomp_ng_params *params)
 	ret = be->setup(&comp);
 	if (!ret && be->release)
 		be->release(&comp);
+	zcomp_ng_backend_put(lib);
 	return ret;
 }
 
@@ -319,6 +415,7 @@ void zcomp_ng_destroy(struct zcomp_ng *comp)
 	free_percpu(comp->stream);
 	if (comp->be->release)
 		comp->be->release(comp);
+	zcomp_ng_backend_put(comp->lib);
 	kfree(comp);
 }
 

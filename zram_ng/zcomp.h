@@ -2,9 +2,10 @@
 /*
  * zram_ng's compression streams (zcomp.c): the bottom layer. One
  * interface over several backends: the kernel's lz4, lz4hc and zstd
- * libraries called directly (zcomp_lz4.c, zcomp_zstd.c), where levels and
- * dictionaries can be passed, and the crypto API for every other
- * algorithm (zcomp.c).
+ * libraries called directly, where levels and dictionaries can be passed
+ * (zcomp_lz4.c and zcomp_zstd.c: the modules zram_ng_lz4 and
+ * zram_ng_zstd), and the crypto API for every other algorithm, and for
+ * those three when their module cannot be loaded (zcomp.c).
  */
 #ifndef _ZRAM_NG_ZCOMP_H
 #define _ZRAM_NG_ZCOMP_H
@@ -66,14 +67,18 @@ struct zcomp_ng {
 	struct zcomp_ng_strm __percpu *stream;
 	const char *name;
 	const struct zcomp_ng_backend *be;
+	const struct zcomp_ng_lib *lib;	/* whose module ->be pins, or NULL */
 	struct zcomp_ng_params params;
 	void *shared;		/* the backend's, for every stream */
 	struct hlist_node node;	/* cpuhp instance */
 };
 
-extern const struct zcomp_ng_backend zcomp_ng_lz4;
-extern const struct zcomp_ng_backend zcomp_ng_lz4hc;
-extern const struct zcomp_ng_backend zcomp_ng_zstd;
+/*
+ * What a library backend module exports (EXPORT_SYMBOL_GPL, found by
+ * symbol_get(): zcomp.c): its backends, NULL-terminated.
+ */
+extern const struct zcomp_ng_backend *const zcomp_ng_lz4_backends[];
+extern const struct zcomp_ng_backend *const zcomp_ng_zstd_backends[];
 
 int zcomp_ng_hp_init(void);
 void zcomp_ng_hp_exit(void);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zram_ng's lz4 and lz4hc backends (zcomp.h): the kernel's lz4 library,
- * called directly. A stream's state is the compressor's work memory
+ * zram_ng's lz4 and lz4hc backends (zcomp.h), the module zram_ng_lz4:
+ * the kernel's lz4 library, called directly. zram_ng finds the module by
+ * the list it exports (zcomp.c). A stream's state is the compressor's work memory
  * (16 KiB for lz4, 256 KiB for lz4hc); decompression needs none.
  *
  * Levels, as upstream zram's algorithm_params takes them: lz4's is its
@@ -13,6 +14,7 @@
 #include <linux/errno.h>
 #include <linux/lz4.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include "zcomp.h"
 
@@ -100,7 +102,7 @@ static int zcomp_ng_lz4_decompress(struct zcomp_ng *comp, void *ctx,
 	return ret >= 0 && (unsigned int)ret == dst_len ? 0 : -EINVAL;
 }
 
-const struct zcomp_ng_backend zcomp_ng_lz4 = {
+static const struct zcomp_ng_backend zcomp_ng_lz4 = {
 	.name = "lz4",
 	.setup = zcomp_ng_lz4_setup,
 	.ctx_create = zcomp_ng_lz4_ctx_create,
@@ -109,7 +111,7 @@ const struct zcomp_ng_backend zcomp_ng_lz4 = {
 	.decompress = zcomp_ng_lz4_decompress,
 };
 
-const struct zcomp_ng_backend zcomp_ng_lz4hc = {
+static const struct zcomp_ng_backend zcomp_ng_lz4hc = {
 	.name = "lz4hc",
 	.setup = zcomp_ng_lz4hc_setup,
 	.ctx_create = zcomp_ng_lz4hc_ctx_create,
@@ -117,3 +119,12 @@ const struct zcomp_ng_backend zcomp_ng_lz4hc = {
 	.compress = zcomp_ng_lz4hc_compress,
 	.decompress = zcomp_ng_lz4_decompress,
 };
+
+const struct zcomp_ng_backend *const zcomp_ng_lz4_backends[] = {
+	&zcomp_ng_lz4, &zcomp_ng_lz4hc, NULL,
+};
+EXPORT_SYMBOL_GPL(zcomp_ng_lz4_backends);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("zram_ng: the lz4 and lz4hc backends (the kernel's lz4 library)");
+MODULE_VERSION(ZSNG_VERSION);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zram_ng's zstd backend (zcomp.h): the kernel's zstd library, called
- * directly, with a level and, on 6.12, a dictionary.
+ * zram_ng's zstd backend (zcomp.h), the module zram_ng_zstd: the kernel's
+ * zstd library, called directly, with a level and, on 6.12, a dictionary.
+ * zram_ng finds the module by the list it exports (zcomp.c).
  *
  * The parameters are zstd's for the level and a page of input (a small
  * window: the contexts take a fraction of what a default frame would);
@@ -21,6 +22,7 @@
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/zstd.h>
@@ -249,7 +251,7 @@ static int zcomp_ng_zstd_decompress(struct zcomp_ng *comp, void *ctx,
 	return !zstd_is_error(ret) && ret == dst_len ? 0 : -EINVAL;
 }
 
-const struct zcomp_ng_backend zcomp_ng_zstd = {
+static const struct zcomp_ng_backend zcomp_ng_zstd = {
 	.name = "zstd",
 	.setup = zcomp_ng_zstd_setup,
 	.release = zcomp_ng_zstd_release,
@@ -258,3 +260,12 @@ const struct zcomp_ng_backend zcomp_ng_zstd = {
 	.compress = zcomp_ng_zstd_compress,
 	.decompress = zcomp_ng_zstd_decompress,
 };
+
+const struct zcomp_ng_backend *const zcomp_ng_zstd_backends[] = {
+	&zcomp_ng_zstd, NULL,
+};
+EXPORT_SYMBOL_GPL(zcomp_ng_zstd_backends);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("zram_ng: the zstd backend (the kernel's zstd library)");
+MODULE_VERSION(ZSNG_VERSION);

@@ -26,7 +26,7 @@ rmmod zram_ng 2>/dev/null
 rmmod zsmalloc_ng 2>/dev/null
 # What zram_ng needs besides our two modules, from the stock tree.
 modprobe --show-depends zram_ng | while read -r cmd path _; do
-	case $path in */zsmalloc_ng.ko*|*/zram_ng.ko*|'') continue ;; esac
+	case $path in */zsmalloc_ng.ko*|*/zram_ng*.ko*|'') continue ;; esac
 	[ "$cmd" = insmod ] && insmod "$path" 2>/dev/null
 done
 modprobe lz4 2>/dev/null
