@@ -23,6 +23,7 @@
 #include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include "compat/blk_disk.h"
 #include "compat/device_class.h"
 #include "backing.h"
@@ -30,8 +31,6 @@
 #include "group.h"
 #include "slot.h"
 #include "zcomp.h"
-
-#define ZRAM_NG_MAX_DEVICES	1024
 
 static DEFINE_IDR(zram_ng_index_idr);
 /* serialises hot_add, hot_remove and module exit over the idr */
@@ -41,7 +40,8 @@ static int zram_ng_major;
 static unsigned int num_devices = 1;
 module_param(num_devices, uint, 0444);
 MODULE_PARM_DESC(num_devices,
-		 "Number of zram_ng devices created at load, 0-1024 (default: 1)");
+		 "Number of zram_ng devices created at load, 0-"
+		 __stringify(ZRAM_NG_MAX_DEVICES) " (default: 1)");
 
 static bool bvec_is_partial(struct bio_vec *bvec)
 {

@@ -60,6 +60,14 @@
 #define ZRAM_NG_MAX_ALGO_NAME		64
 
 /*
+ * Devices zram_ng0 to zram_ng<ZRAM_NG_MAX_DEVICES - 1> (main.c's idr).
+ * Written only here: num_devices's description says it ("0-N", modinfo),
+ * which is where zram-ng-setup reads it (tools/lib/zram-ng.sh's
+ * zng_max_devices) to refuse a section above the last device.
+ */
+#define ZRAM_NG_MAX_DEVICES		1024
+
+/*
  * The pool allocations: a writer holding a compression stream must not
  * sleep; the one that may, once the stream is dropped (a write's retry,
  * a grouping pass), must not recurse into I/O: the device may be swap.

@@ -170,7 +170,10 @@ rmmod zram_ng
 loadfail() {	# loadfail ERRNO MODULE PARAM
 	expect_errno "$1" modprobe "$2" "$3" && ! grep -q "^$2 " /proc/modules
 }
-for v in abc -1 1025 " 1" ""; do
+# One above the module's device limit (zram_ng.h's ZRAM_NG_MAX_DEVICES, in
+# num_devices's description: "0-N")
+maxdev=$(modinfo -F parm zram_ng | sed -n 's/^num_devices:.* 0-\([0-9][0-9]*\)[^0-9].*/\1/p')
+for v in abc -1 $((maxdev + 1)) " 1" ""; do
 	ktap_result "modprobe zram_ng num_devices=[$v]: EINVAL" loadfail EINVAL zram_ng "num_devices=$v"
 done
 ktap_result "modprobe zram_ng num_devices=99999999999: ERANGE" \

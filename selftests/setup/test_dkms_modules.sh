@@ -36,11 +36,14 @@ ktap_result "insmod the DKMS zram_ng" insmod "$(ko zram_ng)"
 ktap_result "the loaded zram_ng is that file (srcversion, version)" assert_eq \
 	"$(modinfo -F srcversion "$(ko zram_ng)") $(modinfo -F version "$(ko zram_ng)")" \
 	"$(cat /sys/module/zram_ng/srcversion) $(cat /sys/module/zram_ng/version)"
-# The package ships the product: no self-check, no experiment files.
-ktap_result "the DKMS zsmalloc_ng is the product build (no selftest_result, no experiment)" \
+# The package ships the product: no self-check, no experiment files, no
+# fault injection (zsmalloc_ng's fail_* files, zram_ng's fail_leaf_alloc).
+ktap_result "the DKMS modules are the product build (no selftest_result, experiment or fail_*)" \
 	sh -c '! [ -e /sys/module/zsmalloc_ng/parameters/selftest_result ] &&
 	       ! [ -e /sys/kernel/debug/zsmalloc_ng/experiment ] &&
-	       ! [ -e /sys/kernel/debug/zsmalloc_ng/scenarios ]'
+	       ! [ -e /sys/kernel/debug/zsmalloc_ng/scenarios ] &&
+	       ! ls /sys/kernel/debug/zsmalloc_ng/fail_* >/dev/null 2>&1 &&
+	       ! [ -e /sys/module/zram_ng/parameters/fail_leaf_alloc ]'
 ktap_result "a device on them" sh -c "echo 16M > /sys/block/zram_ng0/disksize"
 head -c 4194304 /dev/urandom >/tmp/dkms-data
 ktap_result "stores and returns 4 MiB" sh -c \

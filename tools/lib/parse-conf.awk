@@ -426,8 +426,10 @@ BEGIN {
 	# PATH_MAX: no line of a valid file is longer
 	MAXLINE = 4096
 	# zram_ng's device numbers, 0 to ZRAM_NG_MAX_DEVICES - 1
-	# (zram_ng/main.c)
-	MAXDEV = 1024
+	# (zram_ng/zram_ng.h), as zram-ng-setup read it from the module
+	# (zng_max_devices); when no module says (none installed), the
+	# kernel's hot_add is the only limit
+	MAXDEV = ENVIRON["ZNG_MAXDEV"]
 	# Not mounted over: these, and anything below the ones in SYSTEM_TREE
 	# (zram_ng.conf(5) and the admin guide list them)
 	split("/bin /boot /dev /etc /home /lib /lib32 /lib64 /libx32 /opt /proc /root /run /sbin /srv /sys /usr /var", l, " ")
@@ -475,7 +477,7 @@ BEGIN {
 		} else if (name !~ /^zram_ng(0|[1-9][0-9]*)$/) {
 			error(FNR, "", "[" name "]: not a device section ([zram_ng0], [zram_ng1] ...)")
 			secbad = 1
-		} else if (substr(name, 8) + 0 >= MAXDEV) {
+		} else if (MAXDEV ~ /^[0-9]+$/ && substr(name, 8) + 0 >= MAXDEV + 0) {
 			error(FNR, "", "[" name "]: zram_ng has devices zram_ng0 to zram_ng" MAXDEV - 1)
 			secbad = 1
 		} else if (name in seen) {

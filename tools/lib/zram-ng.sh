@@ -12,6 +12,8 @@
 # shellcheck disable=SC2154 # (they are the tool's)
 #
 #   zng_stat_columns FILE    the column names of a stat file (stat-columns)
+#   zng_max_devices [MODULE] how many devices zram_ng can have, from the
+#                            module (modinfo), or nothing
 #   zng_write VALUE FILE     write VALUE to a sysfs attribute, or fail with
 #                            the kernel's errno text on stdout
 #   zng_size SIZE            SIZE in bytes, read as util-linux does, or fail
@@ -30,6 +32,16 @@ zng_stat_columns() {
 	awk -v f="$1" '$1 == f { $1 = ""; sub(/^ +/, ""); print; n++ } END { exit n != 1 }' \
 		"$ZNG_LIB/stat-columns" ||
 		{ printf '%s: %s: no "%s" line\n' "$prog" "$ZNG_LIB/stat-columns" "$1" >&2; return 1; }
+}
+
+# zng_max_devices [MODULE]: how many devices the zram_ng module (MODULE,
+# a name or a .ko, default the installed zram_ng) can make: the top of
+# num_devices's range, "0-N" in its description (zram_ng/zram_ng.h's
+# ZRAM_NG_MAX_DEVICES, written only there). Nothing when modinfo cannot
+# read the module.
+zng_max_devices() {
+	modinfo -F parm "${1:-zram_ng}" 2>/dev/null |
+		sed -n 's/^num_devices:.* 0-\([0-9][0-9]*\)[^0-9].*/\1/p' | head -n 1
 }
 
 # zng_write VALUE FILE: VALUE written to the attribute FILE; on failure,

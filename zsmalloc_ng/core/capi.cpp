@@ -142,11 +142,6 @@ long zsng_core_reclaim(struct zsng_core_pool *pool, zsng_evict_fn evict,
 	return P(pool)->reclaim(evict, ctx);
 }
 
-int zsng_core_check(struct zsng_core_pool *pool)
-{
-	return P(pool)->check_consistency() ? 0 : -1;
-}
-
 const char *zsng_core_policy_name(int policy)
 {
 	return policy_name(policy);

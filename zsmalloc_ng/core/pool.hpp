@@ -40,7 +40,8 @@
  * allocation and mapping in pool.cpp, the fullness groups in groups.cpp
  * (the policies in policy.hpp), compaction and self-compaction in
  * compaction.cpp, page migration in migrate.cpp, the LRU and reclaim in
- * lru.cpp, statistics and the consistency checker in stats.cpp.
+ * lru.cpp, statistics in stats.cpp, the consistency checker in check.cpp
+ * (tests only: not in the product module).
  *
  * Locks
  *
@@ -221,9 +222,12 @@ class Pool {
 	u32 class_index(ulong size) const;
 	void class_stats(u32 idx, ClassStats *out);
 	void stats(PoolStats *out);
-	/* In-use counts of a class's zspages, for the experiment's oracle. */
+	/*
+	 * check.cpp, tests only (the kernel's testing build, userspace): the
+	 * in-use counts of a class's zspages, for the experiment's oracle;
+	 * every invariant checked, false (and a warning) on the first break.
+	 */
 	u32 class_inuse_counts(u32 idx, u32 *out, u32 max);
-	/* Checks every invariant; returns false (and warns) on the first break. */
 	bool check_consistency();
 
 	/* Page migration (migrate.cpp): what the service layer calls. */

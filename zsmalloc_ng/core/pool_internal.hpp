@@ -5,7 +5,8 @@
  *   pool.cpp        life cycle, zspages, objects, map/unmap/write/store
  *   groups.cpp      fullness groups: lists, the in-use -> group table
  *   compaction.cpp  the two compaction loops, self-compaction
- *   stats.cpp       statistics and the consistency checker
+ *   stats.cpp       statistics
+ *   check.cpp       the consistency checker (tests only)
  *   migrate.cpp     page migration and the deferred free of movable pages
  *   lru.cpp         the LRU and reclaim through an evict callback
  *

@@ -4,10 +4,10 @@
  * and its environment. The kernel implements it in zsmalloc_ng/kernel/:
  * svc.c (pages, slabs, locks, log), movable.c (movable pages), work.c
  * (deferred work), map_area.c (per-CPU map areas) and params.c (the chain
- * length parameter), every allocation asking fault_inject.c first; the
- * userspace build in zsmalloc_ng/user/svc_user.cpp and movable_user.cpp over
- * aligned_alloc() and pthreads, with deterministic allocation-failure
- * injection.
+ * length parameter), every allocation asking fault_inject.c first (the
+ * testing build's, make ZSNG_TESTING=1); the userspace build in
+ * zsmalloc_ng/user/svc_user.cpp and movable_user.cpp over aligned_alloc()
+ * and pthreads, with deterministic allocation-failure injection.
  *
  * Plain C, no kernel or libc header, so both C and C++ include it; the
  * errno values and limits it shares with the kernel API are in

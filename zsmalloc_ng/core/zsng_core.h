@@ -53,6 +53,10 @@ void zsng_core_pool_stats(struct zsng_core_pool *pool,
 /* The label of column @group of the pool's stats (NULL past the last). */
 const char *zsng_core_group_name(struct zsng_core_pool *pool,
 				 unsigned int group);
+/*
+ * The consistency checker (core/check.cpp): 0 or -1. Tests only: in the
+ * kernel, the testing build's (make ZSNG_TESTING=1), not the product's.
+ */
 int zsng_core_check(struct zsng_core_pool *pool);
 
 /*

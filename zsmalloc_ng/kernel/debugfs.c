@@ -4,9 +4,9 @@
  *   <pool>/classes  per-class table, like zsmalloc's, plus objs_moved
  *   <pool>/stats    the pool's counters, one "name value" per line
  *   fail_every, fail_times, fail_calls, fail_injected
- *                   allocation fault injection (fault_inject.c)
+ *                   allocation fault injection (fault_inject.c), and
  *   scenarios, experiment
- *                   the testing build's only (testing.c)
+ *                   (testing.c): the testing build's only
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>

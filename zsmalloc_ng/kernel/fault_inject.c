@@ -2,7 +2,9 @@
 /*
  * Allocation fault injection for the reliability tests
  * (selftests/reliability), in the one place every allocation of the core
- * passes (svc.c): Debian's kernel has no CONFIG_FAULT_INJECTION.
+ * passes (svc.c): Debian's kernel has no CONFIG_FAULT_INJECTION. The
+ * testing build's only (make ZSNG_TESTING=1), like testing.c: the product
+ * has the stubs in zsng_internal.h, which never fail, and no fail_* file.
  *
  * Like fault_attr's interval and times: with fail_every = N > 0, every Nth
  * allocation fails, at most fail_times times (-1: no limit); fail_calls

@@ -12,13 +12,15 @@
  *   api.c           the exported kernel API (zsmalloc_ng.h): named pools
  *                   with debugfs and shrinker, on the three below
  *   debugfs.c       /sys/kernel/debug/zsmalloc_ng/<pool>/, fault files
+ *                   (testing build)
  *   shrinker.c      compaction under memory pressure
  *   svc.c           the service layer (core/svc.h): pages, slabs, locks
  *   movable.c       ... movable pages for the kernel's page migration
  *   work.c          ... deferred work (workqueue items)
  *   map_area.c      ... the per-CPU map areas
  *   params.c        module parameters and the values read from them
- *   fault_inject.c  allocation fault injection, asked by every allocator
+ *   fault_inject.c  testing build only: allocation fault injection, asked
+ *                   by every allocator (a stub returning false without it)
  *
  * The core calls up into the service layer (svc.c, movable.c, work.c,
  * map_area.c, params.c's zsng_svc_max_pages_per_zspage) through core/svc.h

@@ -5,7 +5,8 @@
  * core never includes a kernel header. The rest of the layer: movable
  * pages in movable.c, deferred work in work.c, the per-CPU map area in
  * map_area.c, the chain length parameter in params.c; every allocation
- * asks fault_inject.c first.
+ * asks fault_inject.c first (the testing build's; the product's stub says
+ * no).
  */
 #define pr_fmt(fmt) "zsmalloc_ng: " fmt
 
@@ -39,7 +40,7 @@ static gfp_t zsng_gfp(unsigned int gfp)
 	return g & ~(__GFP_HIGHMEM | __GFP_MOVABLE);
 }
 
-/* Every allocation first asks fault_inject.c. */
+/* Every allocation first asks fault_inject.c (testing build). */
 static void *zsng_page_alloc(gfp_t gfp)
 {
 	struct page *page;

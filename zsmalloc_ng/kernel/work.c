@@ -5,7 +5,7 @@
  * itself), run in process context on the system workqueue. kick() queues
  * it with no delay unless it is pending already; defer() is
  * mod_delayed_work(), which moves a pending run. Creation asks
- * fault_inject.c first, like every allocation of the core.
+ * fault_inject.c first (testing build), like every allocation of the core.
  */
 #include <linux/jiffies.h>
 #include <linux/workqueue.h>

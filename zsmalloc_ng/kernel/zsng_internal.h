@@ -77,8 +77,23 @@ void zsng_map_area_exit(void);
 int zsng_params_check(void);
 unsigned int zsng_params_pool_flags(void);
 
-/* fault_inject.c */
+/*
+ * fault_inject.c, only in the testing build (make ZSNG_TESTING=1):
+ * allocation fault injection, the fail_* debugfs files under @dir. Without
+ * it no allocation fails on purpose and there are no such files.
+ */
+#ifdef ZSNG_TESTING
 bool zsng_should_fail(gfp_t gfp);
 void zsng_fault_inject_debugfs_init(struct dentry *dir);
+#else
+static inline bool zsng_should_fail(gfp_t gfp)
+{
+	return false;
+}
+
+static inline void zsng_fault_inject_debugfs_init(struct dentry *dir)
+{
+}
+#endif
 
 #endif
