@@ -47,16 +47,14 @@
  * the first. Frees come in bursts (a process swapping itself back in, an
  * exit, a discard): compacting in the middle of one copies objects that
  * the rest of the burst frees anyway, and takes class locks and a CPU
- * from the reads that cause the frees. Swapping in 48 MiB of real heap
- * on 6.12, a run started at the first due free moved 5,400-6,300 objects
- * during the 12,288 swap-ins and the slowest swap-in took 3-5 ms against
- * the stock zram's 1 ms (Documentation/benchmarks.rst). A quarter of a
- * second without a due free is the end of a burst: faster than any
- * swap-in storm, slower than a tick (4 ms). The bound keeps a steady
- * stream of frees from deferring it for ever; the memory it holds for
- * those seconds is what the stock zram, which never compacts by itself,
- * holds until someone writes to compact. A reader of the pool's figures
- * (mm_stat, settle()) runs a pending compaction at once.
+ * from the reads that cause the frees, the slowest of which then wait
+ * for it. A quarter of a second without a due free is the end of a
+ * burst: faster than any swap-in storm, slower than a tick (4 ms). The
+ * bound keeps a steady stream of frees from deferring it for ever; the
+ * memory it holds for those seconds is what the stock zram, which never
+ * compacts by itself, holds until someone writes to compact. A reader of
+ * the pool's figures (mm_stat, settle()) runs a pending compaction at
+ * once.
  */
 #include "pool_internal.hpp"
 
@@ -286,7 +284,7 @@ ulong Pool::compactable_pages()
  * unlock: a small pool spreads over many classes of a few pages each, none
  * of which reaches the minimum, while together they hold far more than
  * the stock zsmalloc, whose short zspages empty more often under random
- * frees (Documentation/benchmarks.rst, "A small, fragmented pool").
+ * frees.
  */
 bool Pool::auto_compact_due(SizeClass *c, bool *check_pool)
 {

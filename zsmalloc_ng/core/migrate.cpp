@@ -10,12 +10,10 @@
  * the page locked, the kernel asks isolate, then migrate(dst, src), or
  * putback if it gave up. The core sees none of it: it sees an owner (the
  * Zspage the page was handed to migration with, zsng_svc_page_set_movable())
- * and page addresses.
- *
- * How a page finds its zspage and pool: the service layer keeps the owner
- * in the page (page->private); the Zspage names its Pool. Both stay valid
- * while the page is locked, because freeing a zspage needs every one of its
- * page locks (below), and a pool is destroyed only after its zspages.
+ * and page addresses. The service layer keeps the owner in the page
+ * (page->private); the Zspage names its Pool. Both stay valid while the
+ * page is locked: freeing a zspage needs every one of its page locks
+ * (below), and a pool is destroyed only after its zspages.
  *
  * What a migration does (migrate(), under the class lock): wait until the
  * zspage is unmapped (mapcount 0: as compaction waits for a source) or, in
@@ -38,12 +36,11 @@
  * or in the middle of one), the zspage is marked freeing and goes to the
  * pool's deferred list (under the deferred lock); a work item
  * (free_deferred(), no class lock held) sleeps on each page lock, then
- * gives the pages back. A freeing zspage's
- * pages are never migrated (migrate() returns -EBUSY, which the kernel does
- * not retry), so the pages the work item waits for are the zspage's pages.
- * The work item may wait while a migrator holds one page and takes the class
- * lock: that migrator finds the zspage freeing and returns, never waiting
- * for a page lock of ours.
+ * gives the pages back. A freeing zspage's pages are never migrated
+ * (migrate() returns -EBUSY, which the kernel does not retry), so the
+ * pages the work item waits for stay the zspage's; a migrator holding one
+ * finds the zspage freeing under the class lock and returns, never
+ * waiting for a page lock of ours.
  *
  * A zspage freed while one of its pages is isolated (the kernel holds a
  * reference, not the lock): zsng_svc_movable_page_free() takes the page
@@ -57,11 +54,10 @@
  * returns, every page the pool had is either freed or taken back from
  * migration under its lock, so no page names the module's
  * movable_operations, and no callback is still running: each runs with the
- * page lock held, which destroy() has since taken.
- *
- * Pages are handed to migration only when their zspage is fully built
- * (alloc_zspage()), so a migration never copies a page the allocator is
- * still writing without the lock.
+ * page lock held, which destroy() has since taken. Pages are handed to
+ * migration only when their zspage is fully built (alloc_zspage()), so a
+ * migration never copies a page the allocator is still writing without
+ * the lock.
  */
 #include "pool_internal.hpp"
 

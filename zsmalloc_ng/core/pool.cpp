@@ -154,10 +154,9 @@ bool Pool::init_classes(const ClassGeometry *geo, u32 nr)
  * Classes are as fine as their (long, short) geometries allow, finer than
  * 6.1 zsmalloc's, which merges every run of sizes that pack alike in its
  * 4-page chains into one class of the run's largest size. Each class has
- * a last zspage partly filled, so finer classes hold more such tails: on
- * 48 MiB of real heap, 69 pages (+2%) above the stock zram, all of it in
- * runs the stock keeps as one class (Documentation/benchmarks.rst, "Where
- * the memory goes"). So an object whose class has no free slot first
+ * a last zspage partly filled, so finer classes hold more such tails
+ * than the stock's one class of the run (Documentation/zsmalloc_ng.rst,
+ * "Borrowed slots"). So an object whose class has no free slot first
  * takes one of a larger class of its run that has one (the run: the
  * classes with the same geometry at ZSNG_MIN_CHAIN_PAGES pages), and a
  * zspage is allocated only when none has: the run shares its tails, as
@@ -167,28 +166,25 @@ bool Pool::init_classes(const ClassGeometry *geo, u32 nr)
  * in a class's short regime (growing chains) the run's zspages are alike
  * and borrowing only saves tails; a long zspage of the borrower packs its
  * objects tighter than the lender's slots would, and there borrowing
- * cost 0.4% more pages on a 40 MB fill before this rule
- * (tests/test_borrow.cpp). The borrowed object belongs to the
- * larger class from then on (its handle slot says so): it is freed,
+ * would cost pages (tests/test_borrow.cpp). The borrowed object belongs
+ * to the larger class from then on (its handle slot says so): it is freed,
  * mapped, compacted and migrated there. A free slot is looked for only
  * where the lockless counts say there is one, one class lock at a time,
  * none held meanwhile.
  *
  * Shared tails (growing chains and borrowing both on: 6.1's pools).
- * Borrowing alone still let each class of a run allocate a short zspage
- * of its own when the run had no free slot, and keep its unfilled part:
- * one tail per class where the stock has one per run, which kept a pool
- * of tens of MiB of real heap 1-3% above the stock's (scripts/
- * realmem-model, Documentation/benchmarks.rst). So while a class's next
- * zspage is short, the zspage is allocated in the largest class of its
- * run whose next zspage is short too (the run's short zspages are alike:
- * same pages, same objects), and the object borrows its first slot: the
- * classes of a run fill one tail, as the stock's one class does. A class
+ * Borrowing alone would let each class of a run allocate a short zspage
+ * of its own when the run has no free slot, and keep its unfilled part:
+ * one tail per class where the stock has one per run. So while a class's
+ * next zspage is short, the zspage is allocated in the largest class of
+ * its run whose next zspage is short too (the run's short zspages are
+ * alike: same pages, same objects), and the object borrows its first slot:
+ * the classes of a run fill one tail, as the stock's one class does. A class
  * goes long when the objects of its own sizes (demand: held by it or lent
  * to a larger class; the handle slot's origin_idx says whose they are)
- * reach long_after, as it did with its own objects before; from then its
- * long zspages are its own, and a larger class's short slot is dearer
- * than its own long one, so it borrows no more.
+ * reach long_after; from then its long zspages are its own, and a larger
+ * class's short slot is dearer than its own long one, so it borrows no
+ * more.
  */
 static bool same_short_geometry(u32 a, u32 b)
 {

@@ -1,101 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zsmalloc_ng: a zsmalloc-style allocator for compressed pages.
+ * zsmalloc_ng: a zsmalloc-style allocator for compressed pages, which come
+ * in every size up to PAGE_SIZE. As in mm/zsmalloc.c, objects of one size
+ * class are packed back to back over a chain of order-0 pages (a "zspage"),
+ * may span two pages, and are named by opaque handles, so that compaction
+ * can move them to free whole zspages: no high-order pages, no slab tails.
  *
- * Why: compressed pages come in every size from a few bytes to PAGE_SIZE. A
- * slab per size would waste the tail of each slab page and need high-order
- * pages. Like mm/zsmalloc.c, this allocator packs objects of one size class
- * back to back over a chain of order-0 pages (a "zspage"), objects may span
- * two pages, and callers hold opaque handles so that compaction can move
- * objects to free whole zspages.
+ * Data structures (the object layout and the files: pool_internal.hpp)
  *
- * Data structures
- *
- *   Pool        the size-class table, the pool-wide counters (relaxed
- *               atomics), the deferred list of a movable pool and the LRU
- *               of a reclaiming one. Handle slots come from one cache all
- *               pools share (zsng_svc_slot_alloc()).
- *   SizeClass   geometry (size, pages/objects per zspage; with growing
- *               chains also a short geometry and the objects in use from
- *               which zspages are long, size_class.hpp), its lock, one
- *               list of zspages per fullness group (policy.hpp), a bitmap
- *               of the groups that are not empty, a table from in-use
- *               count to group (the policies' group functions divide, and
- *               every malloc and free asks), and counters. Each class
- *               starts on its own cache line.
- *   Zspage      a descriptor allocated beside its pages (a slab cache per
- *               chain length, svc.h): its own length and object count
- *               (the class's long or short geometry), the page addresses,
- *               inuse, the first free object index, the fullness group it
- *               is listed in, mapcount (mappers of its objects right now)
- *               and its pool. struct page is never touched: the C++ side
- *               cannot see it; a movable pool's pages record their zspage
- *               through the service layer (migrate.cpp).
- *   HandleSlot  what a handle points to: {zspage, object index, class}.
- *               Compaction rewrites zspage and index (within the class);
- *               the class is written once, before the handle is returned,
- *               and the handle (the slot's address) never changes.
- *
- * Where the rest is written down: the object layout in pool_internal.hpp,
- * allocation and mapping in pool.cpp, the fullness groups in groups.cpp
- * (the policies in policy.hpp), compaction and self-compaction in
- * compaction.cpp, page migration in migrate.cpp, the LRU and reclaim in
- * lru.cpp, statistics in stats.cpp, the consistency checker in check.cpp
- * (tests only: not in the product module).
+ *   Pool        the class table, pool-wide counters (relaxed atomics), a
+ *               movable pool's deferred list, a reclaiming pool's LRU.
+ *   SizeClass   geometry (size_class.hpp), its lock, a zspage list per
+ *               fullness group (policy.hpp), a bitmap of the non-empty
+ *               groups, an in-use -> group table (the policies divide; every
+ *               malloc and free asks), counters; a cache line of its own.
+ *   Zspage      a descriptor beside its pages (svc.h): its length and object
+ *               count, page addresses, inuse, first free object, group,
+ *               mapcount (its objects' mappers right now) and pool. struct
+ *               page is never touched; a movable pool's pages name their
+ *               zspage through the service layer (migrate.cpp).
+ *   HandleSlot  {zspage, index, class}, what a handle points to (one cache
+ *               for all pools). Compaction rewrites zspage and index; class
+ *               is set before the handle is returned; a handle never changes.
  *
  * Locks
  *
- * The core's locks are spinlocks the service layer makes for a role
- * (svc.h, enum zsng_lock_role). A role is a lock class: lockdep in the
- * kernel sees one class per role, named as below (zsng_class_lock, ...),
- * not one for every lock the service layer makes, and the userspace build
- * checks the order of the roles on every lock taken (test_locks.cpp).
+ * Spinlocks the service layer makes for a role (svc.h, zsng_lock_role), each
+ * role a lockdep class; the userspace build checks their order on every lock
+ * taken (test_locks.cpp). Nothing holds two locks of one role, so no path
+ * needs spin_lock_nested().
  *
- * zsng_class_lock (ZSNG_LOCK_CLASS): one per size class. It protects the
- * class's lists and counters, every field of its zspages' descriptors
- * except mapcount, the handle slots of its objects and their in-band
- * headers: what struct SizeClass's methods (pool_internal.hpp) touch, all
- * called with it held. An object never leaves its class (compaction moves
- * it between zspages of the class), so the class of a handle is known
- * without a lock (HandleSlot::class_idx) and free(), map() and write()
- * take only that class's lock to read where the object is now. Nothing
- * holds two class locks at once, nor two locks of any one role, so no
- * path needs lockdep's nesting annotation (spin_lock_nested()); one that
- * did would have to say so in svc.h first.
- *
- * Why per class: zram's and zswap's stores and frees are spread over
- * every class, by the compressibility of the pages. With one pool lock (as
- * Debian's 6.1 zsmalloc) every store and free of every CPU queues on one
- * cache line; on a 64-CPU machine swapping at
- * a few million pages a second that lock, not the copying, is the limit.
- * Hold times, counted in this code's loads and stores at ~1 ns each when
- * the lines are in cache: malloc from a listed zspage ~40 (find the
- * fullest group: one word scan; pop the free list; relist if the group
- * changed), free ~35, map's pin ~10. A compressed-page workload spreads
- * over ~60 busy classes, so 64 CPUs put ~1 CPU per class on average and
- * a lock is held ~5% of the time at 1M operations/s per class: waits are
- * rare and short. One pool lock at the same load would be held for
- * 60 x 5% = 300% of the time, that is never free. What still shares a
- * line: the pool's page counter (one relaxed atomic add per zspage
- * allocated or freed, not per object) and the handle slab, per-CPU in
- * the kernel.
- *
- * The other two roles, pool-wide, neither held while a class lock is
- * taken:
- *
- *   zsng_deferred_lock (ZSNG_LOCK_DEFERRED)
- *                   a movable pool's deferred list and its counts
- *                   (migrate.cpp): a leaf, taken under a class lock (or
- *                   the LRU lock) when a free must wait for a page lock.
- *   zsng_lru_lock (ZSNG_LOCK_LRU)
- *                   a reclaiming pool (ZSNG_POOL_LRU, lru.cpp) orders
- *                   zspages of every class in one list, and reclaim goes
- *                   from the list to a zspage's class. Such a pool uses
- *                   its LRU lock as every class's lock: one lock, as
- *                   before, and no zsng_class_lock. zram's pools have no
- *                   LRU.
- *
- * Order (svc.h lists the roles in it):
+ *   zsng_class_lock     per size class: its lists and counters, its zspages'
+ *                       descriptors but mapcount, its objects' handle slots
+ *                       and headers (SizeClass's methods). An object never
+ *                       leaves its class, so free(), map() and write() take
+ *                       only the lock HandleSlot::class_idx names. Per class,
+ *                       as stores and frees spread over every class: one
+ *                       pool lock, not the copying, would limit a many-CPU
+ *                       machine (Documentation/zsmalloc_ng.rst, "Locking").
+ *   zsng_deferred_lock  a movable pool's deferred list (migrate.cpp): a leaf.
+ *   zsng_lru_lock       a reclaiming pool's LRU of zspages of every class
+ *                       (ZSNG_POOL_LRU, lru.cpp), also every class's lock.
  *
  *   map area (per-CPU local_lock)
  *     ->  zsng_class_lock or zsng_lru_lock
@@ -103,36 +48,16 @@
  *           ->  a zspage's mapcount (atomic, waited on)
  *   page lock (a migrator's)  ->  zsng_class_lock or zsng_lru_lock
  *
- * A pool's two work items are lockdep classes too, one per kind
- * (zsng_deferred_free_work, zsng_auto_compact_work: kernel/work.c); no
- * lock of ours is held while one is flushed or cancelled.
- *
- * The page lock is the kernel's, held while it isolates or migrates one of
- * a movable pool's pages; nothing under a class lock waits for one
- * (migrate.cpp: freeing only tries them and defers).
- *
- * The map area is the per-CPU buffer of zsng_svc_map_begin(): map(),
- * write() and store() take it first (it pins the CPU, so the mapper does
- * not sleep until unmap) and only then the class lock, briefly, to read
- * the handle slot and raise the zspage's mapcount; unmap drops the
- * mapcount and then the map area without a lock. Nothing takes the map
- * area under a class lock.
- *
- * store() (malloc + write) raises the mapcount of the new object's zspage
- * before it drops the lock it allocated under, so it copies the bytes
- * after one trip through the lock. Compaction holds the class lock and
- * waits for a source zspage's mapcount to reach zero before moving its
- * objects: new mappers need the class lock, so they cannot enter, and
- * existing mappers do not sleep (their map area pins the CPU), so the wait
- * is short.
- *
- * What is not under a lock: the shrinker's count (compactable_pages())
- * reads each class's zspage and object counts as relaxed atomics, which
- * their writers store as such under the class lock; the pool's page
- * total is a relaxed counter. A zspage that became empty is unlinked
- * under the class lock and its pages and descriptor are given back after
- * the lock is dropped (free_zspage() -> release_list()): the page
- * allocator's own locks are never taken under ours.
+ * map(), write() and store() take the map area (it pins the CPU until unmap)
+ * and then the class lock only to read the slot and raise the mapcount;
+ * store() raises it before it drops the lock it allocated under. Compaction
+ * holds the class lock and waits for a source's mapcount to reach 0: new
+ * mappers need the lock, existing ones do not sleep. Under our locks
+ * nothing waits for a page lock (freeing only tries them: migrate.cpp), nor
+ * gives pages or descriptors back (an emptied zspage is unlinked under the
+ * lock, released after it: release_list()), nor flushes or cancels a work
+ * item (kernel/work.c: a lockdep class per kind). The shrinker's count reads
+ * the class counters without the lock: relaxed atomics, stored under it.
  */
 #ifndef ZSNG_POOL_HPP
 #define ZSNG_POOL_HPP

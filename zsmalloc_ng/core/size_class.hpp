@@ -15,10 +15,9 @@
  * fewest bytes unused, the first of equals, one page for a power of two
  * (calculate_zspage_chain_size() since 6.3). The percentages' rounding
  * makes the two differ for 16 of the 255 sizes at 8 pages; with the
- * kernel's own rule the pool's classes are the stock's, which on real
- * heaps put zsmalloc_ng's 6.12 pool at the stock's to the page where the
- * other rule left it up to 0.56% above (scripts/realmem-model). Neighbouring classes with the
- * same (pages per zspage, objects per zspage) would behave identically, so
+ * kernel's own rule the pool's classes are the stock's (the default
+ * follows the kernel: compat/zsmalloc_chain.h). Neighbouring classes with
+ * the same (pages per zspage, objects per zspage) would behave identically, so
  * the smaller one is merged into the larger: a request is served by the
  * first distinct class at least as large as it.
  *
@@ -29,17 +28,15 @@
  * has a second, short geometry, the best of at most ZSNG_MIN_CHAIN_PAGES
  * pages (what 6.1's zsmalloc uses), and takes its long zspages only once
  * it holds long_after objects. A long zspage packs better but, until it
- * fills, may leave up to its whole length unused: the tail that made a
- * small pool hold more than the stock's (1.45x at 100 pages written,
- * Documentation/benchmarks.rst, "A small, fragmented pool"). long_after
- * is where the better packing pays for that tail: the objects whose saving
- * (short pages per object - long pages per object) adds up to
- * kLongTailsPaid long zspages' pages. One (until 2026-12-07) left pools of
- * real heap up to 0.5% above the stock's at some sizes between 8 and 112
- * MiB (scripts/realmem-model: a class had just gone long, its long tail
- * unpaid); two, 4 of 96 sizes and data sets above it, by at most 0.26%,
- * for 0.1-0.3% less saving at a GiB. Classes with the same long geometry
- * merge only when their short geometries are the same too.
+ * fills, may leave up to its whole length unused: in a small pool, a
+ * zspage or two a class, those tails are much of the pool
+ * (Documentation/zsmalloc_ng.rst, "Growing chains"). long_after is where
+ * the better packing pays for that tail: the objects whose saving (short
+ * pages per object - long pages per object) adds up to kLongTailsPaid
+ * long zspages' pages. Two, not one: with one, a class that has just gone
+ * long holds a long zspage mostly empty, its tail unpaid; two cost a
+ * little of the saving of a large pool. Classes with the same long
+ * geometry merge only when their short geometries are the same too.
  */
 #ifndef ZSNG_SIZE_CLASS_HPP
 #define ZSNG_SIZE_CLASS_HPP
