@@ -37,7 +37,7 @@
  * device before any block is reused. bd_epochs.lock is a leaf under the
  * slot lock; readers[] are atomics, so a completion takes no lock. What
  * it costs: nothing on reads of pages in memory; a spin lock and two
- * atomics on a read of a written-back page (benchmarks.rst).
+ * atomics on a read of a written-back page.
  *
  * Reads of a written-back page (zram_ng_bd_read(), the one entry for
  * them): a whole page of a bio is read by a bio of its own chained to it
@@ -48,9 +48,7 @@
  * ->rw_page (swap on 6.1) that is called as it is; from our ->submit_bio
  * it cannot be, since a bio submitted there is only queued
  * (current->bio_list) until we return, so there the read is made by a
- * worker of a WQ_MEM_RECLAIM workqueue while we wait. (Read that way,
- * whole pages came back at 0.75-0.85x the stock zram's bandwidth:
- * benchmarks.rst.)
+ * worker of a WQ_MEM_RECLAIM workqueue while we wait.
  *
  * The backing device failing is an ordinary event: a failed write leaves
  * the slot in memory and retires the block, or gives it back when the

@@ -2,103 +2,62 @@
 /*
  * zram_ng's groups: cold pages compressed together. A compressor that
  * sees one 4 KiB page at a time finds only that page's repetitions; one
- * that sees 16 neighbouring pages of the same program finds theirs too
- * (issue 30: zstd per 64 KiB stores real application memory in 0.84-0.86
- * of what zstd per page does). The grouping pass (grouping.c) compresses
- * up to ZRAM_NG_GROUP_MAX_PAGES idle slots of one leaf as one stream, and
- * each slot then points at the group instead of an object of its own.
+ * that sees 16 neighbouring pages of the same program finds theirs too.
+ * The grouping pass (grouping.c) compresses up to ZRAM_NG_GROUP_MAX_PAGES
+ * idle slots of one leaf as one stream; each slot then points at the group.
  *
  * Storage. The stream is cut into chunks, each an ordinary object of the
- * pool: PAGE_SIZE bytes each (the pool's huge class, one object a page,
- * no waste), then the rest of the last page in pieces of PAGE_SIZE / 2,
- * / 4, ... down to 256 bytes (those of the rest's binary digits that are
- * set), then what is left below 256 bytes (zram_ng_group_chunk_len()). So
- * the allocator needs no objects larger than a page, and compaction,
- * migration, the shrinker and mem_used_total treat chunks as any object.
- * Why pieces of a power of two and not the rest in one chunk of its own
- * size: a device's groups are few beside its pages (one per 16), and
- * their rests, of any size, spread over every class of the pool, a few
- * each; a class's last zspage is partly empty (on 6.12 up to 8 pages of
- * it), so a few objects in a class cost far more than their bytes. The
- * pieces fill 4 classes (2048 to 256 bytes, objects that fit a page
- * exactly) and the small classes below 256 bytes, which hold many
- * objects a page. Measured (issue 30's bench, 24 MiB of each real-memory
- * image, 16 pages a group): with the rest in one chunk the pool held
- * 1.09-1.22x the streams' bytes on 6.1 and 1.25-1.52x on 6.12 (per-page
- * zstd's own objects 1.11-1.18x and 1.17-1.30x), with the pieces
- * 1.03-1.07x on both (benchmarks.rst, "Grouped recompression on real
- * memory"). The largest piece is below the huge size (above which an
- * object takes a whole page: more than 3/4 of a page in every geometry).
- * The cost against an allocator holding the stream whole is the last
- * piece's rounding to its class and
- * struct zram_ng_group (group_meta_bytes in group_stat, a handle per
- * chunk: at most 5 more than the pages); a stream is never copied whole
- * but on reads, which gather the chunks anyway. The streams are
- * 0.81-0.89 of what zstd stores for the same pages one by one.
- *
- *   slot (flag ZRAM_NG_GROUPED, ->handle = the group, size = its share)
- *     |                      +-> chunk 0: PAGE_SIZE bytes of the stream
- *     +-> struct zram_ng_group --> chunk 1: PAGE_SIZE bytes
- *     |     id, comp, live,      +-> chunk 2: 2048 bytes  } the rest,
- *     |     base, offs[nr]       +-> chunk 3: 512 bytes   } 2600 bytes
- *     |                          +-> chunk 4: 40 bytes    }
- *   slot (another member)
- *
- * A member's share of the stream's bytes (zram_ng_group_share(); they add
- * up to comp_len) is its slot's size: mm_stat's compr_data_size counts the
- * shares of the members alive, writeback's and recompression's size
- * rules see a plausible size, and slot_allocated() holds.
+ * pool: PAGE_SIZE bytes each (the huge class, no waste), then the rest of
+ * the last page in pieces of a power of two down to 256 bytes, then what
+ * is left (zram_ng_group_chunk_len()). So the allocator needs no object
+ * above a page, and compaction, migration, the shrinker and mem_used_total
+ * treat chunks as any object. Why pieces, not the rest in one chunk: a
+ * device's groups are few beside its pages, and rests of every size would
+ * sit a few to a class in every class's partly empty last zspage, costing
+ * far more than their bytes; the pieces fill 4 classes whose objects fit a
+ * page exactly (2048 to 256 bytes) and the small classes, which hold many
+ * objects a page. The largest piece is below the huge size (more than 3/4
+ * of a page in every geometry). Beside the stream a group costs its last
+ * piece's rounding and struct zram_ng_group (group_meta_bytes: a handle
+ * per chunk, at most 5 more than the pages).
  *
  * Lifetime. A group never changes once made; ->live counts the members
  * pointing at it (and the pass until it has committed). A member leaves
  * when its slot is freed for any reason (overwrite, discard, swap free,
- * reset, regrouping), under that slot's lock; the last one to leave frees
- * the chunks and the group. A reader holds its member's slot lock, so the
- * group outlives the read. The bytes of members gone are dead until the
- * group goes (group_dead_bytes): a group with a quarter of its pages gone
- * or more is taken apart by the next grouping pass
+ * reset, regrouping), under that slot's lock; the last one frees the
+ * chunks and the group. A reader holds its member's slot lock, so the
+ * group outlives the read. Members gone leave dead bytes (group_dead_bytes)
+ * until the next pass takes apart a group a quarter gone
  * (zram_ng_group_worth_regrouping()).
  *
- * Writeback (writeback.c) takes a group whole: its stream goes as it is
- * to nr_chunks blocks in a row of the backing device, and its members
- * move to a twin (on_bd, chunks[0] the first block, a new id) under their
- * locks; the group in memory goes with the last of them. A member of the
- * twin (flags ZRAM_NG_WB and ZRAM_NG_GROUPED, ->element the twin) is read
- * in two halves: under its slot lock from the CPU's cache, or the read
- * joins the backing device's epoch (backing.c: the blocks are not reused
- * before it ends); then unlocked, the blocks are read (synchronously,
- * into pages of a mempool) and decompressed into the cache. The last
- * member gone frees the blocks into the quarantine, as any written-back
- * page's block.
+ * Writeback (writeback.c) takes a group whole: its stream goes as it is to
+ * nr_chunks blocks in a row, and its members move under their locks to a
+ * twin (on_bd, chunks[0] the first block, a new id); the group in memory
+ * goes with the last of them. A twin's member (ZRAM_NG_WB and
+ * ZRAM_NG_GROUPED, ->element the twin) is read in two halves: under its
+ * slot lock from the CPU's cache, or it joins the backing device's read
+ * epoch (backing.c: the blocks are not reused before the read ends); then,
+ * unlocked, the blocks are read (synchronously, into pages of a mempool)
+ * and decompressed into the cache. The last member frees the blocks into
+ * the quarantine, as any written-back page's block.
  *
- * Reads. Reading a member decompresses its whole group into this CPU's
- * cache (struct zram_ng_group_cache, two buffers of the largest group)
- * and copies the page out; the next read of the same group on this CPU,
- * a sequential read or swap's readahead, copies without decompressing.
- * The cache is keyed by the group's id, a 64-bit sequence number never
- * reused: a group being immutable, an id found in the cache is that
- * group's data, and a group freed and another made at the same address
- * cannot be mistaken for it. The caches are allocated by the first
- * grouping pass of any device (128 KiB a possible CPU with 4 KiB pages)
- * and kept until the module goes.
- *
- * Why the whole group and not only up to the page read: zstd's decoder
- * can stop where its output ends, but only at the end of a block, and
- * a unit of 16 pages is one block. Ending a block after each page costs
- * 3.5-6% of the stream's size (the four real-memory images, zstd 3, a
- * host model: 0.865-0.933 of the pages' zstd sizes against 0.825-0.892),
- * and the streaming decoder that stops early is slower per byte than
- * the one-shot one: a page in the middle of a group cost about as much
- * as the whole frame on three images of four (cc1plus: 31 against
- * 57 us), the last page of a group 0.85-1.7x the frame. The random
- * read's tail (its p99, the last pages of groups) gets no better, the
- * memory worse; the read that decompresses the whole group once fills
- * the cache for the reads of its neighbours.
+ * Reads. A read decompresses the member's whole group into this CPU's cache
+ * (struct zram_ng_group_cache, two buffers of the largest group) and copies
+ * the page out; the next read of the group on this CPU (a sequential read,
+ * swap's readahead) only copies. The cache is keyed by the group's id, a
+ * 64-bit sequence number never reused: a group is immutable, so an id found
+ * is its data, and a group made at a freed one's address cannot pass for
+ * it. The caches are allocated by the first grouping pass of any device
+ * (128 KiB a possible CPU with 4 KiB pages) and kept until the module goes.
+ * Why the whole group: zstd's decoder stops early only at a block's end,
+ * and a unit is one block; a block per page costs memory, and the decoder
+ * that can stop is slower per byte, so the random read's tail gains
+ * nothing, while one decompression serves the neighbours' reads.
  *
  * Locking: slot lock -> this CPU's group cache (a local lock) -> the
  * allocator's mapping of a chunk (one at a time, unmapped before the
- * next), then -> the compression stream of the group's algorithm. No
- * read sleeps. Counters are atomic64 (zram_ng.h, struct zram_ng_stats).
+ * next), then -> the compression stream of the group's algorithm. No read
+ * sleeps. Counters are atomic64 (zram_ng.h, struct zram_ng_stats).
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 

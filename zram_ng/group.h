@@ -14,9 +14,8 @@
 
 /*
  * The most pages a group holds. 16 pages (64 KiB) is where the gain of a
- * longer stream flattens on real application memory (issue 30's table:
- * 4 pages 0.53-0.57, 16 pages 0.51-0.53 of lz4's size with zstd) and
- * what one read decompresses at worst.
+ * longer stream flattens on real application memory, and what one read
+ * decompresses at worst.
  */
 #define ZRAM_NG_GROUP_MAX_PAGES	16
 #define ZRAM_NG_GROUP_MIN_PAGES	2
@@ -27,7 +26,16 @@
  * slots ->base + ->offs[k], k < ->nr, all in one leaf of the table
  * (256 slots), in the order their pages are in the stream. ->live counts
  * the members still pointing here (and, while the pass commits, the
- * pass itself); the last one to leave frees the group.
+ * pass itself); the last one to leave frees the group. Its stream is
+ * stored in chunks (group.c, "Storage"):
+ *
+ *   slot (flag ZRAM_NG_GROUPED, ->handle = the group, size = its share)
+ *     |                      +-> chunk 0: PAGE_SIZE bytes of the stream
+ *     +-> struct zram_ng_group --> chunk 1: PAGE_SIZE bytes
+ *     |     id, comp, live,      +-> chunk 2: 2048 bytes  } the rest,
+ *     |     base, offs[nr]       +-> chunk 3: 512 bytes   } 2600 bytes
+ *     |                          +-> chunk 4: 40 bytes    }
+ *   slot (another member)
  */
 struct zram_ng_group {
 	u64 id;			/* never reused: the read cache's key */
@@ -57,9 +65,9 @@ struct zram_ng_group_bd_read {
  * Whether a quarter or more of @grp's pages are gone: the next pass makes
  * its pages left anew with their neighbours. A quarter, because random
  * frees leave most groups with some dead pages (30% of the pages freed at
- * random leave a quarter dead in 3 of 4 groups of 16), and issue 30's
- * goal after such frees (at most 0.90x the memory of per-page zstd) needs
- * most of those bytes back; regrouping costs one decompression and one
+ * random leave a quarter dead in 3 of 4 groups of 16), and the memory
+ * after such frees stays near what the groups saved only with most of
+ * those bytes back; regrouping costs one decompression and one
  * compression of the pages left, paid once per pass.
  */
 static inline bool zram_ng_group_worth_regrouping(struct zram_ng_group *grp)
@@ -73,7 +81,13 @@ static inline unsigned int zram_ng_group_blocks(u32 comp_len)
 	return DIV_ROUND_UP(comp_len, PAGE_SIZE);
 }
 
-/* The share of the stream's bytes that member @k is charged for. */
+/*
+ * The share of the stream's bytes that member @k is charged for; the
+ * shares add up to ->comp_len. It is the member slot's size, so
+ * compr_data_size counts the shares of the members alive, the size rules
+ * of writeback and recompression see a plausible size, and
+ * slot_allocated() holds.
+ */
 static inline u32 zram_ng_group_share(const struct zram_ng_group *grp,
 				      unsigned int k)
 {

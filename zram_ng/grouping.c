@@ -49,11 +49,10 @@
  * it ends by compacting the pool (after pp_end, so a writeback may start
  * meanwhile), and mem_used_total after it is what the groups cost. That
  * is not left to auto_compact, whose threshold (an eighth of the pool to
- * gain) a pass over a device's cold part often stays below: measured on
- * the python-index heap (issue 30, 16 pages a group), the pool left by
- * the pass was 6.5% larger than after a compaction. The pass's own
- * buffers (the unit, twice its size of output, the compression state)
- * are allocated for the pass and freed after it.
+ * gain) a pass over a device's cold part often stays below, leaving the
+ * holes in the pool until the next compaction. The pass's own buffers
+ * (the unit, twice its size of output, the compression state) are
+ * allocated for the pass and freed after it.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 

@@ -31,9 +31,8 @@
  *
  * "Smaller" is a smaller size class of the pool (zsng_class_index()), as
  * upstream decides it: an object that shrinks within its class saves no
- * memory, and moving it would only leave a hole in its old zspage (lz4 ->
- * zstd on fio's 2:1 data saved 0.4% of compr_data_size and cost 4% more
- * mem_used_total when any smaller object was kept; benchmarks.rst).
+ * memory, and moving it would only leave a hole in its old zspage: kept
+ * for any smaller object, recompression can raise mem_used_total.
  * Where zram_ng differs: recompression keeps the slot's access time,
  * which upstream zeroes.
  *

@@ -2,119 +2,62 @@
 /*
  * zram_ng's slot layer: what is stored for each page of the disk.
  *
- * Every 4 KiB page of the disk is a slot of zram->table. A slot is empty,
- * same-filled (one repeated word, no allocation), huge (stored raw because
- * it compressed badly), a compressed object in the pool, or on the
- * backing device (backing.c). A compressed slot records the priority of
- * the algorithm that compressed it, which reads use: recompression
- * (recompress.c) stores some with a secondary algorithm. A slot also
- * carries its last access time and an idle flag (idle.c).
+ * Every page of the disk is a slot of zram->table: empty, same-filled (one
+ * repeated word, no allocation), huge (stored raw: it compressed badly), a
+ * compressed object in the pool (with the priority of the algorithm that
+ * compressed it, which reads use: recompress.c), or on the backing device
+ * (backing.c); it also carries its last access time and an idle flag
+ * (idle.c). A slot is two words (slot.h): the handle, fill word or block,
+ * and a packed word of size, lock bit, flags and access time (milliseconds
+ * of boot time, saturating: plenty for idle marking's seconds), pinned by
+ * BUILD_BUG_ON in zram_ng_slots_init(). Every bit but the lock's changes
+ * under the lock, by plain read-modify-writes: the lock bit only ever
+ * changes atomically, and nobody else changes the word meanwhile.
  *
- * The slot's bit spinlock serialises reads, writes, discards and swap
- * free notifications of that page, and everything writeback,
- * recompression and idle marking do to it. This file reads, writes and
- * frees a slot and installs a new object in it; the layers above never
- * store or free an object in a slot by hand. It owns the allocation flags
- * of the write path too: a writer holds its CPU's compression stream, so
- * it first allocates without sleeping.
+ * The slot lock serialises reads, writes, discards and swap free
+ * notifications of the page, and all that writeback, recompression and
+ * idle marking do to it. Only this file stores, installs or frees an
+ * object in a slot. It owns the write path's allocation flags: a writer
+ * holds its CPU's compression stream, so it first allocates without
+ * sleeping. A written-back slot's block is read, and the read joined to
+ * the backing device's read epoch (backing.c), under the slot lock, which
+ * is dropped before the block is read: no I/O under a slot lock.
  *
- * A written-back slot's block number is read, and the read registered
- * in the backing device's read epoch (which keeps the block from reuse
- * until the read completes), under the slot lock, and the lock dropped
- * before the block is read (backing.c): no I/O under a slot lock.
+ * The table. A top array of one entry (struct zram_ng_slot_dir) per 256
+ * slots, allocated at disksize (zram_ng_alloc_top()), points to leaves of
+ * 256 slots, one page each, allocated when a slot in them is first written
+ * and freed when the last is emptied: 16 bytes a stored page when the
+ * device is used densely, a page a leaf touched at worst. A fixed top
+ * array, not an xarray: at 1/256 of the slots it is small enough to
+ * allocate up front for any disk (2^32 pages: 256 MiB), so a first write
+ * allocates one leaf and nothing else (no node to fail under pressure, no
+ * lock), and a lookup is two dependent loads. A leaf is exactly a page,
+ * which the page allocator serves best under pressure.
  *
- * The slot: 16 bytes, two words (slot.h). The first is the allocator
- * handle, or the fill word of a same-filled slot, or the block of a
- * written-back one. The second, low bits first:
+ * A leaf's lifetime. ->busy counts its COUNTED slots (holding data, or
+ * under writeback so that writeback can relock after its I/O; slot_unlock()
+ * settles the bit) and the reservations of writers filling slots in it.
+ * Only a writer makes an empty slot hold data, and it holds a reservation
+ * meanwhile, so no slot is counted into a leaf whose ->busy is 0. A slot is
+ * locked inside an RCU read-side section, the leaf pointer read again once
+ * locked (slot_lock(), slot.h). A writer reserves (zram_ng_leaf_reserve():
+ * ->busy + 1, spinning while ZRAM_NG_LEAF_DYING) and installs a leaf if
+ * there is none, before it takes its stream or any lock, and drops the
+ * reservation after its slot is installed and settled. Whoever brings
+ * ->busy to 0 kills the leaf (zram_ng_leaf_kill()): ->busy 0 -> DYING (a
+ * writer that reserved first wins), every slot lock of the leaf taken, the
+ * pointer cleared, ->busy back to 0 (release: who sees 0 sees NULL), the
+ * locks dropped, the leaf freed after a grace period. Holding every slot
+ * lock is what lets a slot's holder find its slot through the table. Lock
+ * order: a slot lock -> the other slot locks of its leaf, in a kill only.
+ * The kill runs with preemption off, so a writer spinning on DYING waits
+ * for a running CPU. Reset frees the leaves directly: nobody sees them.
  *
- *   bits 0..12	the compressed size, 0..PAGE_SIZE (PAGE_SHIFT + 1 bits)
- *   bit 13	the lock (bit spinlock)
- *   bits 14..22	SAME HUGE WB UNDER_WB IDLE INCOMPRESSIBLE PRIO (2 bits)
- *		COUNTED
- *   bits 23..63	the access time: milliseconds of boot time (0: never),
- *		41 bits, 69 years; saturates rather than wraps
- *
- * (for 4 KiB pages; zram_ng_slots_init pins it with BUILD_BUG_ON). Every
- * bit but the lock's is changed with the lock held, by plain
- * read-modify-writes: the lock bit itself is only ever changed atomically,
- * and nobody else changes the word meanwhile. Milliseconds are plenty for
- * idle marking, whose unit is the second.
- *
- * The table. A device of N pages has a top array of N / 256 entries
- * (struct zram_ng_slot_dir, 16 bytes), allocated at disksize (in whole
- * pages of vmalloc beyond one page: zram_ng_alloc_top()), each
- * pointing to a leaf of 256 slots (4096 bytes, one page) or to nothing:
- * an empty device of 8 GiB costs 128 KiB, of 100 GiB 1.6 MiB, against 24
- * bytes a page of disksize (48 and 600 MiB) when the table was one flat
- * array. A leaf is allocated when a slot in it is first written and freed
- * when its last slot is emptied, so the table costs 16 bytes a stored
- * page when the device is used densely and one page a leaf touched when
- * it is not: 4112 bytes a page at worst, one page written in every 256,
- * which is still less than the flat array's 6144 bytes for those 256
- * pages. Why a fixed top array and not an xarray of leaves: the top
- * array is 1/256 of the flat table, small enough to allocate up front
- * for any disk (16 TiB, 2^32 pages: 256 MiB), so a first write allocates
- * one leaf and nothing else (an xarray may need nodes too: a second
- * allocation to fail under pressure, and a lock to take), and a lookup
- * is two dependent loads with no lock. A leaf is exactly a page, which
- * the page allocator serves best under pressure; 256 slots a leaf also
- * keeps the worst case (one page a leaf) under the flat table's cost.
- * Slot i is slots[i & 255] of leaf i >> 8.
- *
- * A leaf's lifetime. ->busy of its top entry counts the leaf's COUNTED
- * slots and the reservations of the writers filling slots in it. A slot
- * is COUNTED while it holds data (slot_allocated()) or is under
- * writeback (ZRAM_NG_UNDER_WB, which keeps the leaf of a slot writeback
- * relocks after its I/O); slot_unlock() settles the bit (and ->busy) when
- * the slot changed. Only a writer makes an empty slot hold data, and it
- * holds a reservation meanwhile, so a slot is never counted into a leaf
- * whose ->busy is 0. The lifetime protocol:
- *
- *  - A reader or anyone else locks a slot inside an RCU read-side section
- *    (slot_lock): the leaf pointer is read, the slot's lock taken, and the
- *    pointer read again; a different one means the leaf died in between,
- *    and the lookup starts over. An absent leaf means an empty slot: reads
- *    return zeroes, frees have nothing to do, nothing is allocated.
- *  - A writer reserves first (zram_ng_leaf_reserve): ->busy + 1 unless it
- *    is ZRAM_NG_LEAF_DYING (then it spins: the kill is short and does not
- *    sleep), then installs a zeroed leaf if there is none (cmpxchg, the
- *    loser gives its copy back), before taking its compression stream or
- *    any lock. Its leaf cannot die until it drops the reservation, after
- *    the slot is installed and settled (the settle counts it: ->busy is
- *    then at least 2, the reservation and the slot).
- *  - Whoever brings ->busy to 0 (the unlock of the last counted slot, a
- *    writer dropping its reservation after a failed write) kills the
- *    leaf (zram_ng_leaf_kill): takes a tomb (an rcu_head; no memory for it
- *    and the leaf simply stays, for the next writer or for reset), moves
- *    ->busy from 0 to ZRAM_NG_LEAF_DYING (a writer that reserved
- *    meanwhile wins: give up), takes every slot lock of the leaf (all but
- *    its own, if it holds one), clears the pointer, sets ->busy back to 0
- *    (release: a writer that sees 0 sees the NULL pointer too), drops the
- *    locks, and frees the leaf after a grace period (call_rcu). Holding
- *    every slot lock is what makes the accessors safe: a slot holder's
- *    leaf cannot change under it, so they find their slot through the
- *    table without carrying a pointer. Someone who read the pointer
- *    before it was cleared and locks a slot of the dead leaf after the
- *    kill sees the pointer changed and looks again; the memory is still
- *    there, as its RCU section began before the pointer was cleared.
- *
- * Lock order: a slot lock -> the other slot locks of its leaf, during a
- * kill only, and nobody else ever holds two slot locks: no deadlock. The
- * kill runs with preemption off from DYING to 0, so a writer spinning on
- * DYING waits for a running CPU. ->busy is an atomic, the RCU callback
- * takes no lock. Reset frees the leaves directly: nobody can see the
- * device then.
- *
- * Memory for leaves. The write path runs when memory is short (a swap-out
- * is a write). A leaf comes from one module-wide mempool of pages with a
- * reserve of ZRAM_NG_LEAF_RESERVE leaves, allocated with GFP_NOIO before
- * any lock is held: mempool_alloc() first asks the page allocator without
- * direct reclaim, then takes from the reserve, then reclaims, then waits
- * for a leaf to be freed: a writer always makes progress, and a dead leaf
- * refills the reserve first. The testing build can make the page
- * allocator's part fail (the fail_leaf_alloc parameter), to show the
- * reserve at work. The table's bytes (top array and leaves) are counted
- * in ng_stat's table_bytes.
+ * A leaf comes from a module-wide mempool with ZRAM_NG_LEAF_RESERVE leaves
+ * in reserve, with GFP_NOIO before any lock (a swap-out is a write): the
+ * page allocator without direct reclaim, then the reserve, then reclaim,
+ * then a freed leaf: a writer always makes progress. The testing build's
+ * fail_leaf_alloc fails the first step. ng_stat's table_bytes counts the table.
  */
 #define pr_fmt(fmt) "zram_ng: " fmt
 

@@ -33,8 +33,8 @@
  * 4), so random frees empty fewer of them: without compaction, a device
  * would hold more memory after frees than the stock zram. The pool
  * compacts itself when frees leave an eighth of it to gain
- * (ZSNG_POOL_AUTO_COMPACT; Documentation/benchmarks.rst, "A small,
- * fragmented pool").
+ * (ZSNG_POOL_AUTO_COMPACT; Documentation/zsmalloc_ng.rst, "zswap: LRU,
+ * reclaim and self-compaction").
  */
 static bool auto_compact = true;
 module_param(auto_compact, bool, 0644);

@@ -24,7 +24,7 @@
  * as its element. Otherwise the block is kept for the next slot. A pass
  * waits for all its writes before it returns. Batching is what makes a
  * pass fast on a device with latency: one synchronous 4 KiB write at a
- * time pays the device's full latency per page (benchmarks.rst).
+ * time pays the device's full latency per page.
  *
  * A member of a group in memory (group.c) takes the whole group out:
  * zram_ng_wb_group() writes the group's stream as it is to blocks in a

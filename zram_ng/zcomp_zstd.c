@@ -7,9 +7,8 @@
  * The parameters are zstd's for the level and a page of input (a small
  * window: the contexts take a fraction of what a default frame would);
  * with a dictionary, for a page and that dictionary, as 6.12's zram
- * chooses them (sized for the page alone, heap pages came out up to 2.3%
- * larger than the stock's with the same dictionary; now byte for byte the
- * same, Documentation/benchmarks.rst, "Compression parameters").
+ * chooses them: sized for the page alone, a page compressed with a
+ * dictionary comes out larger than the stock's.
  * Each stream has a compression and a decompression context in workspaces
  * of its own, sized for those parameters once, so compressing under the
  * stream's local lock never allocates. A dictionary (a file trained with
