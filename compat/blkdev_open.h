@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Claiming a block device by path, exclusively, for zram_ng's backing
- * device (writeback.c; added December 2026, issue 14).
+ * device (writeback.c).
  *
  * Until 6.4, blkdev_get_by_path(path, FMODE_READ | FMODE_WRITE |
  * FMODE_EXCL, holder) returns the block device and blkdev_put(bdev, mode)

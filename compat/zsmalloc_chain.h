@@ -7,7 +7,7 @@
  * pages (default 8; Debian's 6.12: 8); until then they were at most 4.
  * zsmalloc_ng's growing chains (short zspages of at most 4 pages until a
  * class is large) make a small pool hold what 6.1's zsmalloc holds, where
- * its fixed 8-page chains held up to 1.8x; against 6.3's and later's own
+ * its fixed 8-page chains hold more; against 6.3's and later's own
  * 8-page chains the fixed ones are the same geometry, and the short ones
  * would hold more in a mid-sized pool. So the parameter's default follows
  * the kernel: on before 6.3, off since.
@@ -24,8 +24,7 @@
  * unused (calculate_zspage_chain_size()), where 6.1 took the largest used
  * percentage, whose rounding picks another length for 16 of the 255
  * sizes at 8 pages. With the kernel's own rule zsmalloc_ng's classes are
- * the stock's on 6.3+ (on real heaps its pool was up to 0.56% above the
- * stock's with 6.1's rule, the same to the page with 6.3's).
+ * the stock's on 6.3+.
  */
 #define COMPAT_LEAST_WASTE_DEFAULT ZSNG_KERNEL_SINCE(6, 3)
 
