@@ -132,7 +132,7 @@ help:
 	@echo '  make guard-test      the build guard refuses each forbidden C++ construct'
 	@echo '  make demo            boot the test VM: swap on zram_ng, fragment, compact'
 	@echo '  make bench-compaction  the compaction experiment (ARGS="--mode kernel ...")'
-	@echo '  make style           checkpatch on C, clang-format check on C++'
+	@echo '  make style           checkpatch on C, clang-format on C++, docutils on .rst, comment-check'
 	@echo '  make soak [DURATION=180] [LOAD=mixed|reclaim] [STACK=ng|stock]'
 	@echo '                       concurrent soak in the VM, kept in .cache/soak/ (Documentation/reliability.rst)'
 	@echo '  make fuzz [FUZZ_SECONDS=600]  fuzz the core, merge new coverage into the kept corpus'
