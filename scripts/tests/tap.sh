@@ -8,8 +8,6 @@
 #   check DESC WANT GOT    ok when the strings are equal, else both shown
 #   check_cmd DESC CMD...  ok when CMD succeeds, else its output shown
 #   ok DESC / not_ok DESC [WHY...] / skip DESC WHY
-#   todo DESC WHY [DIAG...]  a known failure ("not ok - DESC # TODO WHY"),
-#                          counted neither: TAP does not fail on it
 #   tap_done NAME          "# NAME: P passed, F failed"; exits 1 if any failed
 #
 # Works under dash, bash and busybox sh: the tools are tested under each.
@@ -33,14 +31,6 @@ not_ok() {	# not_ok DESC [DIAGNOSTIC LINE...]
 
 skip() {	# skip DESC WHY: counted as neither
 	printf 'ok - %s # SKIP %s\n' "$1" "$2"
-}
-
-todo() {	# todo DESC WHY [DIAGNOSTIC LINE...]: a known failure
-	printf 'not ok - %s # TODO %s\n' "$1" "$2"
-	shift 2
-	for line in "$@"; do
-		printf '%s\n' "$line" | sed 's/^/#   /'
-	done
 }
 
 check() {	# check DESC WANT GOT
