@@ -67,7 +67,15 @@ unload_all
 mkdir -p $KO $CG $MNT
 echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 echo 12M >$CG/memory.max
-# The bare VM: our modules only as files modprobe does not know.
+# The bare VM: our modules only as files modprobe does not know, given
+# back however this test ends (the suite's later tests modprobe them).
+restore() {
+	set -- $KO/*.ko
+	[ -e "$1" ] && mv "$@" $M/extra/ && depmod -a
+	:
+}
+trap restore EXIT
+trap 'exit 1' INT TERM
 mv $M/extra/*.ko $KO/
 depmod -a
 ktap_result "modprobe cannot find zram_ng (the modules are only files)" \
@@ -94,8 +102,7 @@ ktap_result "algorithm_params level= without the library backend: EOPNOTSUPP" \
 ktap_result "rmmod zram_ng zsmalloc_ng" rmmod zram_ng zsmalloc_ng
 
 # Installed: modprobe finds the backend modules by their symbols.
-mv $KO/*.ko $M/extra/
-depmod -a
+restore
 ktap_result "modprobe zram_ng" modprobe zram_ng
 echo zstd >$D/comp_algorithm
 ktap_result "algorithm_params level=9 for zstd" sh -c "echo level=9 >$D/algorithm_params"
